@@ -1,0 +1,164 @@
+"""The one exception hierarchy of profdata.
+
+Every error a user can provoke with bad input or bad options is a
+:class:`ProfdataError`.  Format errors carry enough context (file, byte
+offset or line, field, expected and found) for the CLI to print the same
+first line llvm-profdata prints and a second line that locates the fault,
+which is what people writing their own profile runtimes need.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+class ProfdataError(Exception):
+    """Base class of every error profdata raises on purpose."""
+
+    #: The message llvm-profdata prints for this kind of failure (after ``FILE: ``).
+    llvm_message: str = "unknown error"
+
+    def __init__(self, detail: str = "", *, path: str | None = None) -> None:
+        super().__init__(detail)
+        self.detail = detail
+        self.path = path
+
+    def with_path(self, path: str) -> ProfdataError:
+        """Attach the input's path if no deeper layer did."""
+        if self.path is None:
+            self.path = path
+        return self
+
+    def headline(self) -> str:
+        """llvm-profdata's wording: ``FILE: message``."""
+        return f"{self.path}: {self.llvm_message}" if self.path else self.llvm_message
+
+    def __str__(self) -> str:
+        return self.headline() + (f": {self.detail}" if self.detail else "")
+
+
+@dataclass(frozen=True)
+class Location:
+    """Where in an input a format error was found."""
+
+    offset: int | None = None  # byte offset from the start of the file
+    line: int | None = None  # 1-based line number for text formats
+    field: str | None = None  # the field being decoded (LLVM's name, snake_case)
+    expected: str | None = None
+    found: str | None = None
+
+    def describe(self) -> str:
+        parts: list[str] = []
+        if self.offset is not None:
+            parts.append(f"offset {self.offset} (0x{self.offset:x})")
+        if self.line is not None:
+            parts.append(f"line {self.line}")
+        if self.field:
+            parts.append(f"field {self.field}")
+        if self.expected is not None:
+            parts.append(f"expected {self.expected}")
+        if self.found is not None:
+            parts.append(f"found {self.found}")
+        return ", ".join(parts)
+
+
+class FormatError(ProfdataError):
+    """Input bytes or text that do not follow the format."""
+
+    llvm_message = "malformed instrumentation profile data"
+
+    def __init__(
+        self,
+        detail: str = "",
+        *,
+        path: str | None = None,
+        location: Location | None = None,
+        llvm_message: str | None = None,
+    ) -> None:
+        super().__init__(detail, path=path)
+        self.location = location or Location()
+        if llvm_message is not None:
+            self.llvm_message = llvm_message
+
+    def locate(self) -> str:
+        """Our second line: what was wrong and exactly where."""
+        where = self.location.describe()
+        text = self.detail
+        if where:
+            text = f"{text} ({where})" if text else where
+        return f"{self.path}: {text}" if self.path else text
+
+
+class UnrecognizedFormatError(FormatError):
+    """No reader claims the input's first bytes."""
+
+    llvm_message = "unrecognized instrumentation profile encoding format"
+
+
+class EmptyProfileError(FormatError):
+    """An input with no bytes at all (llvm-profdata: ``empty raw profile file``)."""
+
+    llvm_message = "empty raw profile file"
+
+
+class UnsupportedVersionError(FormatError):
+    """A version number the format has never had, or that we refuse (raw v6)."""
+
+    llvm_message = "unsupported instrumentation profile format version"
+
+
+class UnsupportedHashTypeError(FormatError):
+    llvm_message = "unsupported instrumentation profile hash type"
+
+
+class TruncatedError(FormatError):
+    """A field that runs past the end of its section or of the file."""
+
+    llvm_message = "truncated profile data"
+
+
+class HeaderCorruptError(FormatError):
+    """Header counts and sizes that cannot describe the bytes present."""
+
+    llvm_message = "invalid instrumentation profile data (file header is corrupt)"
+
+
+class MalformedError(FormatError):
+    """Bytes present but inconsistent (bad offsets, impossible counts)."""
+
+    llvm_message = "malformed instrumentation profile data"
+
+
+class TooMuchDataError(FormatError):
+    """The header promises more value data than the file holds."""
+
+    llvm_message = "too much profile data"
+
+
+class DecompressionError(FormatError):
+    llvm_message = "failed to uncompress data (zlib)"
+
+
+class TextSyntaxError(FormatError):
+    """A line of a text profile that does not parse."""
+
+    llvm_message = "malformed instrumentation profile data"
+
+
+class MergeError(ProfdataError):
+    llvm_message = "no profile can be merged"
+
+
+class UsageError(ProfdataError):
+    """Options that do not fit together, or a missing input."""
+
+    llvm_message = "invalid argument"
+
+    def headline(self) -> str:
+        return self.detail
+
+
+class WriteError(ProfdataError):
+    """An output that cannot be written (directory missing, permissions)."""
+
+    llvm_message = "cannot write output"

@@ -1,0 +1,123 @@
+"""Format-neutral instrumentation profile data.
+
+One :class:`InstrRecord` is LLVM's ``NamedInstrProfRecord``: a function name, its
+CFG hash, the counters (numpy uint64), the MC/DC bitmap bytes and the value
+sites of each :class:`~profdata.model.kinds.ValueKind`.  Readers of raw,
+indexed and text profiles all produce these, so every operation (show, merge,
+overlap) works on one model whatever the input was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
+
+Counts = npt.NDArray[np.uint64]
+
+#: LLVM's pseudo entry counts (``InstrProfRecord::PseudoHot`` / ``PseudoWarm``).
+PSEUDO_HOT = 0xFFFFFFFFFFFFFFFF
+PSEUDO_WARM = 0xFFFFFFFFFFFFFFFE
+
+
+class ValueData(NamedTuple):
+    """One profiled value at a site (``InstrProfValueData``)."""
+
+    value: int  # a name hash for call/vtable targets, a size for memops
+    count: int
+
+
+ValueSite = list[ValueData]
+
+
+@dataclass(eq=False, slots=True)
+class InstrRecord:
+    """One (name, hash) record with its counters, bitmap and value sites."""
+
+    name: str
+    hash: int
+    counts: Counts
+    bitmap: bytes = b""
+    #: value sites per kind; a kind absent from the dict has no sites.
+    value_sites: dict[ValueKind, list[ValueSite]] = field(default_factory=dict)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, InstrRecord):
+            return NotImplemented
+        return (
+            self.name == other.name
+            and self.hash == other.hash
+            and np.array_equal(self.counts, other.counts)
+            and self.bitmap == other.bitmap
+            and self.sites_by_kind() == other.sites_by_kind()
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def sites(self, kind: ValueKind) -> list[ValueSite]:
+        return self.value_sites.get(kind, [])
+
+    def num_sites(self, kind: ValueKind) -> int:
+        return len(self.value_sites.get(kind, ()))
+
+    def sites_by_kind(self) -> dict[ValueKind, list[ValueSite]]:
+        """Only the kinds that have sites, in kind order (what the formats store)."""
+        return {k: self.value_sites[k] for k in sorted(self.value_sites) if self.value_sites[k]}
+
+    @property
+    def is_cs(self) -> bool:
+        """A context-sensitive IR record (FuncHash bit 60)."""
+        return bool(self.hash & CS_HASH_BIT)
+
+    @property
+    def pseudo_kind(self) -> int | None:
+        """PSEUDO_HOT / PSEUDO_WARM when the first counter is a pseudo count."""
+        if len(self.counts) and int(self.counts[0]) in (PSEUDO_HOT, PSEUDO_WARM):
+            return int(self.counts[0])
+        return None
+
+    def max_count(self) -> int:
+        return int(self.counts.max()) if len(self.counts) else 0
+
+
+@dataclass(frozen=True)
+class TemporalTrace:
+    """One temporal profile trace: function name hashes in first-call order."""
+
+    weight: int
+    function_hashes: tuple[int, ...]
+
+
+@dataclass(eq=False)
+class InstrProfile:
+    """A whole instrumentation profile as read from one input.
+
+    ``records`` keeps reader order (raw: data-record order; indexed: hash-table
+    order; text: file order), which is what ``show`` prints.  ``symbols`` maps
+    name hashes to names for rendering value targets; which names it holds
+    differs per format exactly as LLVM's reader symbol tables do.
+    """
+
+    kind: ProfileKind
+    records: Sequence[InstrRecord]
+    format: str = "text"
+    version: int | None = None
+    binary_ids: list[bytes] = field(default_factory=list)
+    traces: list[TemporalTrace] = field(default_factory=list)
+    trace_stream_size: int = 0
+    vtable_names: list[str] = field(default_factory=list)
+    symbols: dict[int, str] = field(default_factory=dict)
+
+    def __iter__(self) -> Iterator[InstrRecord]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def symbol(self, name_hash: int) -> str | None:
+        return self.symbols.get(name_hash)

@@ -1,0 +1,113 @@
+"""Profile summaries (LLVM's ``ProfileSummaryBuilder`` for instrumentation profiles).
+
+The indexed writer stores a summary and ``show`` prints one; both must match
+LLVM to the count, so the cutoff walk below follows LLVM's loop exactly
+(descending distinct counts, 128-bit ``Desired``), but on numpy arrays so a
+million counters cost one ``np.unique``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from profdata.model.instr import InstrRecord
+
+#: ``ProfileSummaryBuilder::DefaultCutoffs`` (parts per million).
+DEFAULT_CUTOFFS: tuple[int, ...] = (
+    10000, 100000, 200000, 300000, 400000, 500000, 600000, 700000, 800000,
+    900000, 950000, 990000, 999000, 999900, 999990, 999999,
+)  # fmt: skip
+SCALE = 1_000_000  # ProfileSummary::Scale
+U64 = (1 << 64) - 1
+
+
+@dataclass(frozen=True)
+class SummaryEntry:
+    """``ProfileSummaryEntry``: this many counters reach min_count for the cutoff."""
+
+    cutoff: int
+    min_count: int
+    num_counts: int
+
+
+@dataclass(frozen=True)
+class ProfileSummary:
+    """The six summary fields plus the detailed (cutoff) entries."""
+
+    num_functions: int = 0  # TotalNumFunctions
+    num_counts: int = 0  # TotalNumBlocks
+    max_function_count: int = 0
+    max_count: int = 0  # MaxBlockCount
+    max_internal_count: int = 0  # MaxInternalBlockCount
+    total_count: int = 0  # TotalBlockCount
+    detailed: tuple[SummaryEntry, ...] = field(default_factory=tuple)
+
+
+def detailed_entries(
+    values: np.ndarray, freqs: np.ndarray, total: int, cutoffs: Sequence[int]
+) -> tuple[SummaryEntry, ...]:
+    """LLVM's ``computeDetailedSummary`` over distinct count values (descending)."""
+    order = np.argsort(values)[::-1]
+    vals = values[order].astype(np.uint64)
+    frq = freqs[order].astype(np.uint64)
+    with np.errstate(over="ignore"):
+        cum = np.cumsum(vals * frq, dtype=np.uint64)
+    seen = np.cumsum(frq, dtype=np.uint64)
+    entries: list[SummaryEntry] = []
+    taken = -1  # index of the last distinct value consumed
+    for cutoff in sorted(cutoffs):
+        desired = total * cutoff // SCALE
+        if desired > 0 and len(cum):
+            idx = int(np.searchsorted(cum, desired, side="left")) if desired <= U64 else len(cum)
+            idx = min(idx, len(cum) - 1)
+            taken = max(taken, idx)
+        if taken < 0:
+            entries.append(SummaryEntry(cutoff, 0, 0))
+        else:
+            entries.append(SummaryEntry(cutoff, int(vals[taken]), int(seen[taken]) & 0xFFFFFFFF))
+    return tuple(entries)
+
+
+def summarize_counts(
+    entry_counts: np.ndarray,
+    internal_counts: np.ndarray,
+    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+) -> ProfileSummary:
+    """Summary of functions given their first counters and all their other counters."""
+    entry = np.asarray(entry_counts, dtype=np.uint64)
+    internal = np.asarray(internal_counts, dtype=np.uint64)
+    allc = np.concatenate([entry, internal])
+    if len(allc):
+        values, freqs = np.unique(allc, return_counts=True)
+        total = int(np.sum(allc, dtype=np.uint64))
+    else:
+        values = np.zeros(0, dtype=np.uint64)
+        freqs = np.zeros(0, dtype=np.int64)
+        total = 0
+    return ProfileSummary(
+        num_functions=len(entry) & 0xFFFFFFFF,
+        num_counts=len(allc) & 0xFFFFFFFF,
+        max_function_count=int(entry.max()) if len(entry) else 0,
+        max_count=int(allc.max()) if len(allc) else 0,
+        max_internal_count=int(internal.max()) if len(internal) else 0,
+        total_count=total,
+        detailed=detailed_entries(values, freqs, total, cutoffs),
+    )
+
+
+def summarize_records(
+    records: Iterable[InstrRecord], cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+) -> ProfileSummary:
+    """Summary as ``ProfileSummaryBuilder::addRecord`` builds it (pseudo records skipped)."""
+    firsts: list[int] = []
+    rests: list[np.ndarray] = []
+    for rec in records:
+        if rec.pseudo_kind is not None or not len(rec.counts):
+            continue
+        firsts.append(int(rec.counts[0]))
+        rests.append(rec.counts[1:])
+    internal = np.concatenate(rests) if rests else np.zeros(0, dtype=np.uint64)
+    return summarize_counts(np.array(firsts, dtype=np.uint64), internal, cutoffs)

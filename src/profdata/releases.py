@@ -1,0 +1,83 @@
+"""Every behaviour difference between LLVM releases, in one table.
+
+``--llvm-release=N`` selects the row; formats and operations ask the row a
+named question (``release.text_writes_bitmaps``) instead of comparing version
+numbers, so adding a release is adding a row.  Releases 14, 16, 19 and 22 were
+verified against the real tools; the others are derived from the format
+versions each release writes (``shared/spec/README.md``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_RELEASE = 22
+
+#: ``ProfileSummaryBuilder`` cutoffs printed by ``show --detailed-summary`` in 14.
+OLD_SHOW_CUTOFFS: tuple[int, ...] = (800000, 900000, 950000, 990000, 999000, 999900, 999999)
+
+
+@dataclass(frozen=True)
+class Release:
+    number: int
+    raw_version: int  # the only raw version this release's llvm-profdata reads
+    indexed_version: int  # what its `merge` writes
+    max_value_kind: int  # IPVK_Last
+    # -- indexed writer ordering (instr-indexed.md §6.4, §6.5)
+    sorted_name_insertion: bool
+    densemap_mix_hash: bool  # splitmix-style DenseMap<uint64> hash instead of x*37
+    # -- text writer (instr-text.md §5.4)
+    text_single_byte_header: bool
+    text_temporal_block: bool
+    text_loop_entries_header: bool
+    text_bitmaps: bool
+    # -- show (show-output.md §1.5)
+    show_loop_entries_on_level_line: bool
+    show_totals_always: bool  # Total number of blocks / Total count after the maxima
+    show_new_detailed_lines: bool  # "N blocks (X%) with count >= M account for P% ..."
+    show_old_default_cutoffs: bool
+    show_profile_version_option: bool
+    show_temporal_and_vtables: bool
+    show_format_option: bool
+    overlap_typo: bool  # "infomation"
+
+
+def _row(n: int) -> Release:
+    raw = 5 if n <= 12 else 7 if n == 13 else 8 if n <= 17 else 9 if n == 18 else 10
+    indexed = {11: 6, 12: 7, 13: 7, 14: 7, 15: 8, 16: 9, 17: 10, 18: 11}.get(
+        n, 12 if n <= 21 else 13
+    )
+    return Release(
+        number=n,
+        raw_version=raw,
+        indexed_version=indexed,
+        max_value_kind=1 if n <= 17 else 2,
+        sorted_name_insertion=n >= 19,
+        densemap_mix_hash=n >= 19,
+        text_single_byte_header=n >= 19,
+        text_temporal_block=n >= 19,
+        text_loop_entries_header=n >= 22,
+        text_bitmaps=n >= 18,
+        show_loop_entries_on_level_line=n >= 22,
+        show_totals_always=n >= 22,
+        show_new_detailed_lines=n >= 22,
+        show_old_default_cutoffs=n <= 14,
+        show_profile_version_option=n >= 15,
+        show_temporal_and_vtables=n >= 19,
+        show_format_option=n >= 15,
+        overlap_typo=n <= 21,
+    )
+
+
+SUPPORTED = tuple(range(11, 23))
+_TABLE = {n: _row(n) for n in SUPPORTED}
+
+
+def release(number: int = DEFAULT_RELEASE) -> Release:
+    """The row for an LLVM release number (11 to 22)."""
+    try:
+        return _TABLE[number]
+    except KeyError:
+        raise ValueError(
+            f"unsupported LLVM release {number}; choose one of {SUPPORTED[0]}..{SUPPORTED[-1]}"
+        ) from None
