@@ -158,7 +158,15 @@ class UsageError(ProfdataError):
         return self.detail
 
 
-class WriteError(ProfdataError):
-    """An output that cannot be written (directory missing, permissions)."""
+class FileError(ProfdataError):
+    """A file that cannot be opened, read or written; LLVM prints ``FILE: strerror``."""
 
-    llvm_message = "cannot write output"
+    def headline(self) -> str:
+        return f"{self.path}: {self.detail}" if self.path else self.detail
+
+    def __str__(self) -> str:
+        return self.headline()
+
+
+class WriteError(FileError):
+    """An output that cannot be written (directory missing, permissions)."""

@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 DEFAULT_RELEASE = 22
 
-#: ``ProfileSummaryBuilder`` cutoffs printed by ``show --detailed-summary`` in 14.
-OLD_SHOW_CUTOFFS: tuple[int, ...] = (800000, 900000, 950000, 990000, 999000, 999900, 999999)
+#: The cutoffs ``show --detailed-summary`` used in 14 (verified: the last line reads 99.999).
+OLD_SHOW_CUTOFFS: tuple[int, ...] = (800000, 900000, 950000, 990000, 999000, 999900, 999990)
 
 
 @dataclass(frozen=True)
@@ -26,6 +26,8 @@ class Release:
     # -- indexed writer ordering (instr-indexed.md §6.4, §6.5)
     sorted_name_insertion: bool
     densemap_mix_hash: bool  # splitmix-style DenseMap<uint64> hash instead of x*37
+    stringmap_xxh3_hash: bool  # StringMap hashes keys with xxh3_64bits instead of djbHash
+    summary_skips_pseudo_records: bool  # else LLVM 14's rule: skip counters == 2**64-1
     # -- text writer (instr-text.md §5.4)
     text_single_byte_header: bool
     text_temporal_block: bool
@@ -37,8 +39,13 @@ class Release:
     show_new_detailed_lines: bool  # "N blocks (X%) with count >= M account for P% ..."
     show_old_default_cutoffs: bool
     show_profile_version_option: bool
-    show_temporal_and_vtables: bool
-    show_format_option: bool
+    show_format_option: bool  # also --json and --profiled-binary
+    show_vtables_option: bool  # --show-vtables
+    show_temporal_traces_option: bool  # --temporal-profile-traces
+    show_correlation_warnings_option: bool  # --max-debug-info-correlation-warnings
+    show_pseudo_counts: bool  # "<PseudoHot>" blocks; pseudo records left out of the summary
+    show_instr_hot_func_list: bool  # --hot-func-list also lists hot instr functions
+    show_indexed_binary_ids_header: bool  # indexed files print "Binary IDs: " even with none
     overlap_typo: bool  # "infomation"
 
 
@@ -54,6 +61,8 @@ def _row(n: int) -> Release:
         max_value_kind=1 if n <= 17 else 2,
         sorted_name_insertion=n >= 19,
         densemap_mix_hash=n >= 19,
+        stringmap_xxh3_hash=n >= 17,
+        summary_skips_pseudo_records=n >= 15,
         text_single_byte_header=n >= 19,
         text_temporal_block=n >= 19,
         text_loop_entries_header=n >= 22,
@@ -63,8 +72,13 @@ def _row(n: int) -> Release:
         show_new_detailed_lines=n >= 22,
         show_old_default_cutoffs=n <= 14,
         show_profile_version_option=n >= 15,
-        show_temporal_and_vtables=n >= 19,
         show_format_option=n >= 15,
+        show_vtables_option=n >= 19,
+        show_temporal_traces_option=n >= 17,
+        show_correlation_warnings_option=n >= 17,
+        show_pseudo_counts=n >= 15,
+        show_instr_hot_func_list=n >= 22,
+        show_indexed_binary_ids_header=n >= 18,
         overlap_typo=n <= 21,
     )
 

@@ -112,6 +112,8 @@ class InstrProfile:
     trace_stream_size: int = 0
     vtable_names: list[str] = field(default_factory=list)
     symbols: dict[int, str] = field(default_factory=dict)
+    #: a text profile that said ``:fe``; LLVM refuses to merge those with IR profiles
+    explicit_frontend: bool = False
 
     def __iter__(self) -> Iterator[InstrRecord]:
         return iter(self.records)

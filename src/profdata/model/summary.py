@@ -9,7 +9,7 @@ million counters cost one ``np.unique``.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -55,6 +55,8 @@ def detailed_entries(
     frq = freqs[order].astype(np.uint64)
     with np.errstate(over="ignore"):
         cum = np.cumsum(vals * frq, dtype=np.uint64)
+    if len(cum) > 1 and bool(np.any(cum[1:] < cum[:-1])):
+        return _detailed_entries_wrapping(vals, frq, total, cutoffs)
     seen = np.cumsum(frq, dtype=np.uint64)
     entries: list[SummaryEntry] = []
     taken = -1  # index of the last distinct value consumed
@@ -68,6 +70,23 @@ def detailed_entries(
             entries.append(SummaryEntry(cutoff, 0, 0))
         else:
             entries.append(SummaryEntry(cutoff, int(vals[taken]), int(seen[taken]) & 0xFFFFFFFF))
+    return tuple(entries)
+
+
+def _detailed_entries_wrapping(
+    vals: np.ndarray, frq: np.ndarray, total: int, cutoffs: Sequence[int]
+) -> tuple[SummaryEntry, ...]:
+    """LLVM's loop verbatim, for when ``CurrSum`` wraps past 2**64 and stops being sorted."""
+    entries: list[SummaryEntry] = []
+    i = curr = seen = count = 0
+    for cutoff in sorted(cutoffs):
+        desired = total * cutoff // SCALE
+        while curr < desired and i < len(vals):
+            count = int(vals[i])
+            curr = (curr + count * int(frq[i])) & U64
+            seen = (seen + int(frq[i])) & 0xFFFFFFFF
+            i += 1
+        entries.append(SummaryEntry(cutoff, count, seen))
     return tuple(entries)
 
 
@@ -99,15 +118,32 @@ def summarize_counts(
 
 
 def summarize_records(
-    records: Iterable[InstrRecord], cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+    records: Iterable[InstrRecord],
+    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+    *,
+    legacy_invalid_counts: bool = False,
 ) -> ProfileSummary:
-    """Summary as ``ProfileSummaryBuilder::addRecord`` builds it (pseudo records skipped)."""
+    """Summary as ``InstrProfSummaryBuilder::addRecord`` builds it.
+
+    Since LLVM 15 records with a pseudo entry count are skipped.  LLVM 14 has
+    no pseudo counts; with ``legacy_invalid_counts`` every record counts as a
+    function but counters equal to 2**64-1 ("invalid") stay out of the counts.
+    """
     firsts: list[int] = []
     rests: list[np.ndarray] = []
+    num_functions = 0
     for rec in records:
-        if rec.pseudo_kind is not None or not len(rec.counts):
+        if not len(rec.counts) or (not legacy_invalid_counts and rec.pseudo_kind is not None):
             continue
+        num_functions += 1
         firsts.append(int(rec.counts[0]))
         rests.append(rec.counts[1:])
+    entry = np.array(firsts, dtype=np.uint64)
     internal = np.concatenate(rests) if rests else np.zeros(0, dtype=np.uint64)
-    return summarize_counts(np.array(firsts, dtype=np.uint64), internal, cutoffs)
+    if legacy_invalid_counts:
+        entry = entry[entry != np.uint64(U64)]
+        internal = internal[internal != np.uint64(U64)]
+    summary = summarize_counts(entry, internal, cutoffs)
+    if num_functions != summary.num_functions:
+        summary = replace(summary, num_functions=num_functions & 0xFFFFFFFF)
+    return summary

@@ -1,0 +1,5 @@
+"""``python -m profdata``."""
+
+from profdata.cli import console_main
+
+console_main()

@@ -1,0 +1,113 @@
+"""``profdata`` command line: argv -> API calls -> stdout/stderr/exit code.
+
+Each subcommand is a module with ``add_arguments(parser)`` and
+``run(args) -> int``.  Errors are printed the way llvm-profdata prints them
+(``error: FILE: message``) followed by one line of our own that locates the
+fault; exit status 1; ``--traceback`` shows the stack for bug reports.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import traceback
+from collections.abc import Sequence
+from types import ModuleType
+
+from profdata import releases
+from profdata.cli import _options, merge, show
+from profdata.cli._output import Output
+from profdata.errors import FormatError, ProfdataError, UsageError
+
+COMMANDS: dict[str, ModuleType] = {"show": show, "merge": merge}
+
+PROG = "llvm-profdata"
+USAGE = """OVERVIEW: LLVM profile data tools (profdata)
+
+USAGE: profdata [--llvm-release=N] <command> [args...]
+
+Commands:
+  merge    Merge profiles (raw, indexed, text) into one indexed or text profile
+  show     Show profile data
+
+Global options:
+  --llvm-release=N  mirror the behaviour of llvm-profdata of LLVM release N (11-22, default 22)
+  --traceback       print the Python stack on errors
+"""
+
+
+def _split_globals(argv: list[str]) -> tuple[list[str], int, bool]:
+    """Pull ``--llvm-release=N`` and ``--traceback`` out of argv, wherever they stand."""
+    rel = os.environ.get("PROFDATA_LLVM_RELEASE")
+    tb = False
+    rest: list[str] = []
+    it = iter(argv)
+    for arg in it:
+        stripped = arg.lstrip("-")
+        if arg.startswith("-") and stripped.startswith("llvm-release"):
+            _, eq, value = stripped.partition("=")
+            rel = value if eq else next(it, "")
+        elif arg in ("--traceback", "-traceback"):
+            tb = True
+        else:
+            rest.append(arg)
+    try:
+        number = int(rel) if rel else releases.DEFAULT_RELEASE
+        releases.release(number)
+    except ValueError as exc:
+        raise UsageError(f"--llvm-release: {exc}") from None
+    return rest, number, tb
+
+
+def report(exc: ProfdataError) -> None:
+    """llvm-profdata's error line, then our located detail."""
+    print(f"error: {exc.headline()}", file=sys.stderr)
+    if isinstance(exc, FormatError):
+        detail = exc.locate()
+        if detail:
+            print(f"  detail: {detail}", file=sys.stderr)
+    elif exc.detail and not isinstance(exc, UsageError):
+        print(f"  detail: {exc.detail}", file=sys.stderr)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args_in = list(sys.argv[1:] if argv is None else argv)
+    tb = "--traceback" in args_in
+    try:
+        args_in = _options.expand_response_files(args_in)
+        rest, number, tb = _split_globals(args_in)
+        if not rest or rest[0] in ("-h", "--help", "-help"):
+            sys.stdout.write(USAGE)
+            return 0 if rest else 1
+        if rest[0] in ("--version", "-version"):
+            from profdata import __version__
+
+            print(f"profdata {__version__} (llvm-profdata {number} compatible)")
+            return 0
+        command = COMMANDS.get(rest[0])
+        if command is None:
+            raise UsageError(f"{PROG}: Unknown command '{rest[0]}'. Try: {PROG} --help")
+        parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}")
+        command.add_arguments(parser)
+        args = parser.parse_llvm_args(rest[1:])
+        args.release = releases.release(number)
+        code: int = command.run(args)
+        return code
+    except ProfdataError as exc:
+        if tb:
+            traceback.print_exc()
+        report(exc)
+        return 1
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 1
+    except KeyboardInterrupt:
+        return 130
+
+
+def console_main() -> None:
+    sys.exit(main())
+
+
+__all__ = ["COMMANDS", "Output", "main"]

@@ -1,0 +1,106 @@
+"""llvm-profdata's command-line spellings on top of argparse.
+
+LLVM's ``cl::opt`` accepts ``-name`` as well as ``--name``, ``-name=value``,
+``--flag=true|false`` and ``@response-file``; scripts written for
+llvm-profdata use all of them, so they are rewritten here into the one
+spelling argparse understands before parsing.  Abbreviations are refused, as
+LLVM refuses them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any, NoReturn
+
+from profdata.errors import UsageError
+
+_TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
+_FALSE = {"false", "0", "no", "off", "FALSE", "False"}
+
+
+def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
+    """Replace every ``@file`` by the words in it (GNU quoting, nested files allowed)."""
+    out: list[str] = []
+    for arg in argv:
+        if arg.startswith("@") and len(arg) > 1 and depth < 20:
+            path = Path(arg[1:])
+            try:
+                text = path.read_text(encoding="utf-8", errors="surrogateescape")
+            except OSError:
+                out.append(arg)  # LLVM leaves an unreadable @name as a literal argument
+                continue
+            out.extend(expand_response_files(shlex.split(text, comments=False), depth + 1))
+        else:
+            out.append(arg)
+    return out
+
+
+class LlvmArgumentParser(argparse.ArgumentParser):
+    """An ArgumentParser that reads LLVM spellings and reports errors as UsageError."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
+        self._bool_options: set[str] = set()
+
+    def add_flag(self, *names: str, help: str, dest: str | None = None) -> None:
+        """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``."""
+        action = self.add_argument(*names, action="store_true", help=help, dest=dest)
+        self._bool_options.update(action.option_strings)
+
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(f"{self.prog}: {message}")
+
+    def _long_names(self) -> set[str]:
+        names: set[str] = set()
+        for action in self._actions:
+            for opt in action.option_strings:
+                if opt.startswith("--"):
+                    names.add(opt[2:])
+        return names
+
+    def normalize(self, argv: Sequence[str]) -> list[str]:
+        """Rewrite LLVM spellings (``-name``, ``-name=v``, ``--flag=false``) for argparse."""
+        long_names = self._long_names()
+        out: list[str] = []
+        positional_only = False
+        for arg in argv:
+            if positional_only or not arg.startswith("-") or arg == "-":
+                out.append(arg)
+                continue
+            if arg == "--":
+                positional_only = True
+                out.append(arg)
+                continue
+            body = arg[2:] if arg.startswith("--") else arg[1:]
+            name, eq, value = body.partition("=")
+            if name in long_names:
+                opt = "--" + name
+                if opt in self._bool_options and eq:
+                    if value in _TRUE:
+                        out.append(opt)
+                    elif value not in _FALSE:
+                        self.error(f"'{value}' is invalid value for boolean argument! Try 0 or 1")
+                    continue
+                out.append(opt + (eq + value if eq else ""))
+            else:
+                out.append(arg)
+        return out
+
+    def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:
+        return self.parse_args(self.normalize(expand_response_files(argv)))
+
+
+def comma_list(text: str) -> list[str]:
+    """A ``cl::CommaSeparated`` value."""
+    return [part for part in text.split(",") if part]
+
+
+def uint_list(text: str) -> list[int]:
+    try:
+        return [int(part, 0) for part in comma_list(text)]
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!") from exc

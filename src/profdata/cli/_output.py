@@ -1,0 +1,32 @@
+"""Where a command's text goes: stdout or ``-o FILE``, written atomically.
+
+Names are ``str`` with surrogate escapes for undecodable bytes, so output is
+encoded with the same error handler to give back the exact bytes of the input.
+"""
+
+from __future__ import annotations
+
+import sys
+
+from profdata.atomic import atomic_write_bytes
+from profdata.model.names import ENCODING, ERRORS
+
+
+class Output:
+    """Collects text and writes it once, so a failure never leaves half a file."""
+
+    def __init__(self, path: str | None = None) -> None:
+        self.path = path if path not in (None, "-") else None
+        self.parts: list[str] = []
+
+    def write(self, text: str) -> None:
+        self.parts.append(text)
+
+    def close(self) -> None:
+        data = "".join(self.parts).encode(ENCODING, ERRORS)
+        if self.path is None:
+            sys.stdout.flush()
+            sys.stdout.buffer.write(data)
+            sys.stdout.buffer.flush()
+        else:
+            atomic_write_bytes(self.path, data)

@@ -1,0 +1,199 @@
+"""``profdata show`` for instrumentation profiles.
+
+Accepts every option of ``llvm-profdata show`` (LLVM 22), including the ones
+that only apply to sample or MemProf profiles, so scripts parse the same way;
+options the selected ``--llvm-release`` did not have are refused with that
+release's "Unknown command line argument" wording.  Sample profiles,
+``--memory`` and ``--debug-info`` are refused with a clear message instead of
+made-up output.
+
+Extra: ``--show-format=json`` (or ``--json``) prints instrumentation profiles
+as JSON (schema in :mod:`profdata.ops.show_json`), where llvm-profdata refuses
+them; YAML is refused as llvm-profdata refuses it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+from profdata.cli._options import LlvmArgumentParser, uint_list
+from profdata.cli._output import Output
+from profdata.errors import UsageError
+from profdata.formats import open_instr
+from profdata.ops.show import ShowOptions, collect, render_text
+from profdata.ops.show_json import render_json
+from profdata.releases import Release
+
+_PROG = "llvm-profdata show"
+_U32 = (1 << 32) - 1
+_U64 = (1 << 64) - 1
+
+
+def _uint(bits_max: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        try:
+            value = int(text, 0)
+        except ValueError:
+            value = -1
+        if not 0 <= value <= bits_max:
+            raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+        return value
+
+    return parse
+
+
+def add_arguments(parser: LlvmArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="*", metavar="<profdata-file>")
+    parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
+    flag = parser.add_flag
+    flag("--all-functions", help="details for each and every function")
+    parser.add_argument("--function", default="", help="only functions whose name contains this")
+    flag("--counts", help="show counter values for shown functions")
+    flag("--ic-targets", help="show indirect call site target values for shown functions")
+    flag("--memop-sizes", help="show the profiled sizes of memory intrinsic calls")
+    flag("--show-vtables", help="show vtable names for shown functions (LLVM 19+)")
+    flag("--text", help="show instr profile data in text dump format")
+    parser.add_argument("--topn", type=_uint(_U32), default=0, help="list the N hottest functions")
+    flag("--detailed-summary", help="show detailed profile summary")
+    parser.add_argument(
+        "--detailed-summary-cutoffs", type=uint_list, action="append", default=[],
+        help="cutoff percentages (times 10000) for the detailed summary",
+    )  # fmt: skip
+    parser.add_argument(
+        "--value-cutoff", type=_uint(_U64), default=0,
+        help="functions whose maximum count is below this are not printed",
+    )  # fmt: skip
+    flag("--list-below-cutoff", help="only list the functions below --value-cutoff")
+    flag("--covered", help="show only the functions that have been executed")
+    flag("--showcs", help="show context sensitive counts")
+    flag("--hot-func-list", help="list hot functions (instr: LLVM 22+)")
+    flag("--binary-ids", help="show binary ids in the profile")
+    flag("--profile-version", help="show profile version (LLVM 15+)")
+    flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
+    flag("--instr", help="instrumentation profile (default)")
+    flag("--sample", help="sample profile (not supported yet)")
+    flag("--memory", help="MemProf memory access profile (not supported)")
+    parser.add_argument(
+        "--show-format", choices=("text", "json", "yaml"), default=None,
+        help="text (default) or json (profdata extra for instr profiles); yaml is refused",
+    )  # fmt: skip
+    flag("--json", help="same as --show-format=json")
+    flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
+    flag("--show-sec-info-only", help="sample profiles: show section information only")
+    parser.add_argument("--debug-info", default=None, help="not supported")
+    parser.add_argument("--profiled-binary", default=None, help="MemProf: the profiled binary")
+    parser.add_argument(
+        "--max-debug-info-correlation-warnings", type=_uint(_U32), default=None,
+        help="debug-info correlation warnings limit (LLVM 17+)",
+    )  # fmt: skip
+
+
+def _unknown(arg: str) -> UsageError:
+    return UsageError(
+        f"{_PROG}: Unknown command line argument '{arg}'.  Try: '{_PROG} --help'"
+    )
+
+
+def check_release(args: argparse.Namespace, release: Release) -> None:
+    """Refuse options the selected release's llvm-profdata did not have."""
+    gates: list[tuple[bool, bool, str]] = [
+        (args.show_vtables, release.show_vtables_option, "--show-vtables"),
+        (
+            args.temporal_profile_traces,
+            release.show_temporal_traces_option,
+            "--temporal-profile-traces",
+        ),
+        (args.profile_version, release.show_profile_version_option, "--profile-version"),
+        (args.json, release.show_format_option, "--json"),
+        (
+            args.show_format is not None,
+            release.show_format_option,
+            f"--show-format={args.show_format}",
+        ),
+        (
+            args.profiled_binary is not None,
+            release.show_format_option,
+            f"--profiled-binary={args.profiled_binary}",
+        ),
+        (
+            args.max_debug_info_correlation_warnings is not None,
+            release.show_correlation_warnings_option,
+            f"--max-debug-info-correlation-warnings={args.max_debug_info_correlation_warnings}",
+        ),
+    ]
+    for given, known, spelling in gates:
+        if given and not known:
+            raise _unknown(spelling)
+
+
+def options_from_args(args: argparse.Namespace) -> ShowOptions:
+    cutoffs = tuple(c for chunk in args.detailed_summary_cutoffs for c in chunk)
+    for cutoff in cutoffs:
+        if cutoff > _U32:
+            raise UsageError(
+                f"{_PROG}: for the --detailed-summary-cutoffs option: "
+                f"'{cutoff}' value invalid for uint argument!"
+            )
+    return ShowOptions(
+        all_functions=args.all_functions,
+        function=args.function,
+        counts=args.counts,
+        ic_targets=args.ic_targets,
+        memop_sizes=args.memop_sizes,
+        vtables=args.show_vtables,
+        text=args.text,
+        topn=args.topn,
+        detailed_summary=args.detailed_summary,
+        cutoffs=cutoffs,
+        value_cutoff=args.value_cutoff,
+        list_below_cutoff=args.list_below_cutoff,
+        covered=args.covered,
+        showcs=args.showcs,
+        hot_func_list=args.hot_func_list,
+        binary_ids=args.binary_ids,
+        profile_version=args.profile_version,
+        temporal_traces=args.temporal_profile_traces,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    release: Release = args.release
+    check_release(args, release)
+    if args.sample:
+        raise UsageError(
+            "sample profiles (--sample) are not supported by profdata yet; "
+            "use llvm-profdata show --sample"
+        )
+    if args.memory:
+        raise UsageError("MemProf profiles (--memory) are not supported by profdata")
+    if args.debug_info is not None:
+        raise UsageError(
+            "--debug-info (correlating profile metadata from debug info) is not supported "
+            "by profdata"
+        )
+    if not args.inputs:
+        raise UsageError(
+            "the positional argument '<profdata-file>' is required unless "
+            "'--debug-info' is provided"
+        )
+    if len(args.inputs) > 1:
+        raise UsageError(
+            f"{_PROG}: Too many positional arguments specified!\n"
+            f"Can specify at most 1 positional arguments: See: {_PROG} --help"
+        )
+    fmt = "json" if args.json else (args.show_format or "text")
+    if fmt == "yaml":
+        raise UsageError("YAML output is not supported for instr profiles")
+    if fmt == "json" and args.text:
+        raise UsageError("--text and JSON output cannot be combined")
+    options = options_from_args(args)
+    if options.all_functions and options.function:
+        sys.stderr.write("warning: -function argument ignored: showing all functions\n")
+    out = Output(args.output)
+    profile = open_instr(args.inputs[0])
+    report = collect(profile, options, release)
+    out.write(render_json(report) if fmt == "json" else render_text(report))
+    out.close()
+    return 0

@@ -1,0 +1,86 @@
+"""The only registry of instrumentation profile formats.
+
+Detection follows llvm-profdata's order (indexed magic, raw magic, then
+printable text), so a file is read the way the real tool would read it.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from profdata.errors import EmptyProfileError, FileError, ProfdataError, UnrecognizedFormatError
+from profdata.model.instr import InstrProfile
+
+Reader = Callable[[memoryview, "str | None"], InstrProfile]
+
+
+@dataclass(frozen=True)
+class InstrFormat:
+    name: str
+    sniff: Callable[[bytes], bool]
+    read: Reader
+
+
+_REGISTRY: list[InstrFormat] = []
+
+
+def register(fmt: InstrFormat) -> InstrFormat:
+    _REGISTRY.append(fmt)
+    return fmt
+
+
+def instr_formats() -> tuple[InstrFormat, ...]:
+    _load()
+    return tuple(_REGISTRY)
+
+
+_loaded = False
+
+
+def _load() -> None:
+    """Import the format modules once; each registers itself in detection order."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from profdata.formats import indexed, raw, text  # noqa: F401
+
+
+def detect(prefix: bytes, path: str | None = None) -> InstrFormat:
+    for fmt in instr_formats():
+        if fmt.sniff(prefix):
+            return fmt
+    raise UnrecognizedFormatError(
+        "the first bytes match no raw, indexed or text profile", path=path
+    )
+
+
+def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:
+    """Read an instrumentation profile of any format from memory."""
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+    if len(view) == 0:
+        raise EmptyProfileError("the file is empty", path=path)
+    fmt = detect(bytes(view[:8]), path)
+    try:
+        return fmt.read(view, path)
+    except ProfdataError as exc:
+        raise exc.with_path(path) if path else exc
+
+
+def open_instr(path: str | os.PathLike[str]) -> InstrProfile:
+    """Read an instrumentation profile from a file (memory-mapped, zero-copy)."""
+    spath = os.fspath(path)
+    try:
+        with open(spath, "rb") as fh:
+            size = os.fstat(fh.fileno()).st_size
+            if size == 0:
+                raise EmptyProfileError("the file is empty", path=spath)
+            try:
+                view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+            except (OSError, ValueError):
+                view = memoryview(fh.read())
+    except OSError as exc:
+        raise FileError(exc.strerror or str(exc), path=spath) from exc
+    return read_instr_bytes(view, spath)

@@ -1,0 +1,705 @@
+"""Raw instrumentation profiles (``.profraw``, raw versions 5, 7, 8, 9, 10): reader and writer.
+
+The reader mirrors ``RawInstrProfReader`` of LLVM 11 to 22 -- the checks it
+makes, the order it makes them in and the first error line llvm-profdata
+prints -- but reads every raw version, where each ``llvm-profdata`` release
+reads only its own.  The data section becomes one numpy structured array and
+the counters one numpy array; counter and bitmap offsets of all records are
+computed and bounds-checked at once, so per-record Python work is limited to
+building the :class:`~profdata.model.instr.InstrRecord` objects (whose counts
+are views of the counter array) and to the irregular value-profile blobs.
+
+The writer (:func:`write`) produces what compiler-rt's ``__llvm_profile_write_file``
+would write for the same data, so that people writing their own runtime, and
+tests, get a reference dump.  Layouts live in :mod:`profdata.formats.raw_layout`.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+from typing import NoReturn
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.errors import (
+    HeaderCorruptError,
+    MalformedError,
+    TooMuchDataError,
+    TruncatedError,
+    UnrecognizedFormatError,
+    UnsupportedVersionError,
+)
+from profdata.formats import InstrFormat, register
+from profdata.formats._binary import ByteReader, pad8
+from profdata.formats._names import read_name_chunks
+from profdata.formats.raw_layout import (
+    SUPPORTED_VERSIONS,
+    UNSET_TIMESTAMPS,
+    VERSION_MASK,
+    RawHeader,
+    RawLayout,
+    Section,
+    detect_magic,
+    raw_layout,
+    sections,
+)
+from profdata.formats.raw_write import write
+from profdata.model.instr import Counts, InstrProfile, InstrRecord, TemporalTrace, ValueData
+from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.names import md5_hash
+
+__all__ = ["read", "sniff", "write"]
+
+_MALFORMED = MalformedError.llvm_message
+_BAD_MAGIC = "invalid instrumentation profile data (bad magic)"  # instrprof_error::bad_magic
+_IPVK_LAST = int(max(ValueKind))
+_MAX_U64 = 0xFFFFFFFFFFFFFFFF
+
+ValueSites = dict[ValueKind, list[list[ValueData]]]
+
+
+def sniff(prefix: bytes) -> bool:
+    """A raw profile starts with one of the four raw magics (either width, either byte order)."""
+    return detect_magic(prefix) is not None
+
+
+def read(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:
+    """Every raw profile in ``view`` (several may be concatenated) as one profile.
+
+    Records come in data-record order.  ``kind`` and ``version`` are those of
+    the first header (what ``llvm-profdata merge`` uses); ``symbols`` holds
+    every function and vtable name of every concatenated profile; temporal
+    timestamps of all of them form one trace, as in ``getTemporalProfTraces``.
+    """
+    view = memoryview(data).cast("B")
+    magic = detect_magic(view[:8])
+    if magic is None:
+        raise UnrecognizedFormatError("the first 8 bytes are not a raw profile magic", path=path)
+    width, order = magic
+    cur = ByteReader(view, path=path, order=order)
+    parts: list[_RawPart] = []
+    pos: int | None = 0
+    while pos is not None:
+        part = _ProfileReader(cur, pos, width, first=not parts).parse()
+        parts.append(part)
+        pos = _next_header(cur, part.end, parts[0].header_size)
+    return _assemble(parts)
+
+
+@dataclass
+class _RawPart:
+    """What one raw profile (one header) contributes to the file's profile."""
+
+    header: RawHeader
+    header_size: int
+    records: list[InstrRecord]
+    binary_ids: list[bytes]
+    names: list[str]
+    vtable_names: list[str]
+    timestamps: list[tuple[int, int]]
+    end: int
+
+
+def _assemble(parts: list[_RawPart]) -> InstrProfile:
+    records: list[InstrRecord] = []
+    binary_ids: list[bytes] = []
+    symbols: dict[int, str] = {}
+    vtable_names: dict[str, None] = {}
+    timestamps: list[tuple[int, int]] = []
+    for part in parts:
+        records.extend(part.records)
+        binary_ids.extend(part.binary_ids)
+        for name in part.names:
+            symbols.setdefault(md5_hash(name), name)
+        for name in part.vtable_names:
+            symbols.setdefault(md5_hash(name), name)
+            vtable_names.setdefault(name, None)
+        timestamps.extend(part.timestamps)
+    traces: list[TemporalTrace] = []
+    if timestamps:
+        timestamps.sort()
+        traces.append(TemporalTrace(1, tuple(ref for _, ref in timestamps)))
+    first = parts[0].header
+    return InstrProfile(
+        kind=first.kind,
+        records=records,
+        format="raw",
+        version=first.raw_version,
+        binary_ids=binary_ids,
+        traces=traces,
+        trace_stream_size=1 if traces else 0,
+        vtable_names=list(vtable_names),
+        symbols=symbols,
+    )
+
+
+def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
+    """Where the next concatenated profile starts (``readNextHeader``); None at the end.
+
+    LLVM wants room for a header of its own version, which is the first profile's.
+    """
+    if pos >= cur.end:
+        return None
+    nonzero = np.flatnonzero(np.frombuffer(cur.data, dtype=np.uint8, offset=pos))
+    if not len(nonzero):
+        return None
+    pos += int(nonzero[0])
+    if cur.end - pos < header_size:
+        cur.fail(
+            MalformedError,
+            "bytes after the last profile are neither zero padding nor a header",
+            field="header",
+            expected="a raw profile header",
+            found=f"{cur.end - pos} bytes",
+            at=pos,
+            llvm_message=f"{_MALFORMED}: not enough space for another header",
+        )
+    if pos % 8:
+        cur.fail(
+            MalformedError,
+            "a concatenated profile does not start on an 8-byte boundary",
+            field="header.magic",
+            expected="an offset that is a multiple of 8",
+            found=str(pos),
+            at=pos,
+            llvm_message=f"{_MALFORMED}: insufficient padding",
+        )
+    if bytes(cur.data[pos : pos + 8]) != bytes(cur.data[0:8]):
+        cur.fail(
+            UnrecognizedFormatError,
+            "a concatenated profile has another magic (pointer width or byte order)",
+            field="header.magic",
+            expected=bytes(cur.data[0:8]).hex(),
+            found=bytes(cur.data[pos : pos + 8]).hex(),
+            at=pos,
+            llvm_message=_BAD_MAGIC,
+        )
+    return pos
+
+
+def _signed_offsets(
+    ptrs: npt.NDArray[np.unsignedinteger], delta: int, stride: int, width: int
+) -> npt.NDArray[np.int64]:
+    """``Ptr_i - (Delta - i*stride)`` for every record, modulo the pointer width, sign-extended.
+
+    v8+ pointers are relative to their own data record, so ``Delta`` drops by
+    ``D`` per record (``advanceData``); v5/v7 pointers and deltas are absolute
+    (stride 0).  Wrapping in pointer width gives LLVM's numbers for every real
+    file and stays right for 32-bit programs with an unusual section order.
+    """
+    count = len(ptrs)
+    base = np.full(count, delta & _MAX_U64, dtype=np.uint64)
+    if stride:
+        base -= np.arange(count, dtype=np.uint64) * np.uint64(stride)
+    diff = ptrs.astype(np.uint64) - base
+    if width == 4:
+        return (diff & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32).astype(np.int64)
+    return diff.view(np.int64)
+
+
+class _AddressMap:
+    """``InstrProfSymtab``'s address maps of one raw profile, as sorted numpy arrays.
+
+    Indirect-call targets are function addresses: the record whose
+    FunctionPointer equals the address gives the NameRef (first record in
+    file order wins on duplicates).  VTable targets are address points inside
+    a vtable: closed interval ``[VTablePointer, VTablePointer + VTableSize]``.
+    Anything unmatched becomes 0, LLVM's "external symbol".
+    """
+
+    def __init__(self, data: npt.NDArray[np.void], vtables: npt.NDArray[np.void]) -> None:
+        pointers = data["function_pointer"].astype(np.uint64)
+        known = pointers != 0
+        self.addresses, first = np.unique(pointers[known], return_index=True)
+        self.refs = data["name_ref"].astype(np.uint64)[known][first]
+        starts = vtables["vtable_pointer"].astype(np.uint64)
+        known = starts != 0
+        order = np.argsort(starts[known], kind="stable")
+        self.vtable_starts = starts[known][order]
+        self.vtable_ends = (
+            self.vtable_starts + vtables["vtable_size"].astype(np.uint64)[known][order]
+        )
+        self.vtable_refs = vtables["vtable_name_hash"].astype(np.uint64)[known][order]
+
+    def translate(self, kind: int, values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+        if kind == ValueKind.INDIRECT_CALL_TARGET:
+            if not len(self.addresses):
+                return np.zeros_like(values)
+            idx = np.minimum(np.searchsorted(self.addresses, values), len(self.addresses) - 1)
+            return np.where(self.addresses[idx] == values, self.refs[idx], np.uint64(0))
+        if kind == ValueKind.VTABLE_TARGET:
+            if not len(self.vtable_starts):
+                return np.zeros_like(values)
+            idx = np.searchsorted(self.vtable_starts, values, side="right") - 1
+            safe = np.maximum(idx, 0)
+            hit = (idx >= 0) & (values <= self.vtable_ends[safe])
+            return np.where(hit, self.vtable_refs[safe], np.uint64(0))
+        return values
+
+
+class _ProfileReader:
+    """One header and the sections it describes, checked in ``RawInstrProfReader``'s order."""
+
+    def __init__(self, cur: ByteReader, start: int, width: int, *, first: bool) -> None:
+        self.cur = cur
+        self.start = start
+        self.layout, self.header = self._read_header(width, first)
+        self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
+
+    def _read_header(self, width: int, first: bool) -> tuple[RawLayout, RawHeader]:
+        cur, start = self.cur, self.start
+        available = cur.end - start
+        if available < 16:
+            cur.fail(
+                HeaderCorruptError,
+                "the file is too short for a raw profile header",
+                field="header.version",
+                expected="at least 16 bytes",
+                found=f"{available} bytes",
+                at=start + 8 * (available // 8),
+            )
+        cur.pos = start + 8
+        word = cur.u64("header.version")
+        version = word & VERSION_MASK
+        if version not in SUPPORTED_VERSIONS:
+            cur.fail(
+                UnsupportedVersionError,
+                f"raw profile version {version} is not one of {SUPPORTED_VERSIONS}",
+                field="header.version",
+                expected=" or ".join(map(str, SUPPORTED_VERSIONS)),
+                found=str(version),
+                at=start + 8,
+            )
+        layout = raw_layout(version, width, cur.order)
+        if available < layout.header_size:
+            cur.fail(
+                HeaderCorruptError if first else MalformedError,
+                f"the file ends inside a version {version} header",
+                field=f"header.{layout.header_fields[available // 8]}",
+                expected=f"{layout.header_size} header bytes",
+                found=f"{available} bytes",
+                at=start + 8 * (available // 8),
+                llvm_message=None
+                if first
+                else f"{_MALFORMED}: not enough space for another header",
+            )
+        cur.pos = start
+        header = RawHeader.from_words(layout, cur.words(len(layout.header_fields), "header"))
+        return layout, header
+
+    def _field_offset(self, name: str) -> int:
+        return self.start + 8 * self.layout.header_fields.index(name)
+
+    def _check_binary_ids_size(self) -> None:
+        """``readHeader``'s bad_header tests: ids size, then every section inside the buffer."""
+        cur, header = self.cur, self.header
+        ids = self.regions["binary_ids"]
+        if header.binary_ids_size % 8 or ids.end > cur.end:
+            cur.fail(
+                HeaderCorruptError,
+                "the binary-id section size is not a multiple of 8"
+                if header.binary_ids_size % 8
+                else "the binary-id section runs past the end of the file",
+                field="header.binary_ids_size",
+                expected=f"a multiple of 8, at most {cur.end - ids.start}",
+                found=str(header.binary_ids_size),
+                at=self._field_offset("binary_ids_size"),
+            )
+
+    def _check_regions(self) -> None:
+        cur = self.cur
+        for region in self.regions.values():
+            if region.end > cur.end:
+                cur.fail(
+                    HeaderCorruptError,
+                    f"the header's sizes put the {region.name} section past the end of the file",
+                    field=region.name,
+                    expected=f"{region.size} bytes",
+                    found=f"{max(cur.end - region.start, 0)} bytes",
+                    at=min(region.start, cur.end),
+                )
+
+    def _binary_ids(self) -> list[bytes]:
+        """``readBinaryIdsInternal``: length-prefixed ids, each padded to 8 bytes."""
+        cur, region = self.cur, self.regions["binary_ids"]
+        ids: list[bytes] = []
+        pos, end = region.start, region.end
+        while pos < end:
+            fld = f"binary_ids[{len(ids)}]"
+            if end - pos < 8:
+                cur.fail(
+                    MalformedError,
+                    "a binary-id entry is cut off",
+                    field=f"{fld}.length",
+                    expected="8 bytes",
+                    found=f"{end - pos} bytes",
+                    at=pos,
+                    llvm_message=f"{_MALFORMED}: not enough data to read binary id length",
+                )
+            cur.pos = pos
+            length = cur.u64(f"{fld}.length")
+            if length == 0:
+                cur.fail(
+                    MalformedError,
+                    "a binary id is empty",
+                    field=f"{fld}.length",
+                    expected="> 0",
+                    found="0",
+                    at=pos,
+                    llvm_message=f"{_MALFORMED}: binary id length is 0",
+                )
+            padded = length + pad8(length)
+            if padded > end - cur.pos:
+                cur.fail(
+                    MalformedError,
+                    "a binary id runs past the binary-id section",
+                    field=f"{fld}.data",
+                    expected=f"{padded} bytes",
+                    found=f"{end - cur.pos} bytes",
+                    at=pos,
+                    llvm_message=f"{_MALFORMED}: not enough data to read binary id data",
+                )
+            ids.append(bytes(cur.data[cur.pos : cur.pos + length]))
+            pos = cur.pos + padded
+        return ids
+
+    def _names(self, region: Section) -> list[str]:
+        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
+        if not region.size:
+            return []
+        cur = self.cur
+        cur.pos = region.start
+        names = read_name_chunks(cur.sub(region.size, region.name), region.name)
+        if "" in names:
+            cur.fail(
+                MalformedError,
+                f"the {region.name} section holds an empty name",
+                field=region.name,
+                expected="non-empty names separated by 0x01",
+                found="an empty name",
+                at=region.start,
+                llvm_message=f"{_MALFORMED}: symbol name is empty",
+            )
+        return names
+
+    def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
+        return np.frombuffer(self.cur.data, dtype=dtype, count=count, offset=region.start)
+
+    def parse(self) -> _RawPart:
+        self._check_binary_ids_size()
+        binary_ids = self._binary_ids()
+        self._check_regions()
+        names = self._names(self.regions["names"])
+        vtable_names = self._names(self.regions["vnames"])
+        data = self._array(self.regions["data"], self.layout.data_dtype, self.header.num_data)
+        vtables = self._array(
+            self.regions["vtables"], self.layout.vtable_dtype, self.header.num_vtables
+        )
+        records, timestamps, end = _RecordReader(self, data, vtables, names).read()
+        return _RawPart(
+            self.header,
+            self.layout.header_size,
+            records,
+            binary_ids,
+            names,
+            vtable_names,
+            timestamps,
+            end,
+        )
+
+
+class _RecordReader:
+    """Counters, bitmaps and value data of one raw profile's data records."""
+
+    def __init__(
+        self,
+        profile: _ProfileReader,
+        data: npt.NDArray[np.void],
+        vtables: npt.NDArray[np.void],
+        names: list[str],
+    ) -> None:
+        self.cur = profile.cur
+        self.layout = layout = profile.layout
+        self.data = data
+        self.addresses = _AddressMap(data, vtables)
+        self.names: dict[int, str] = {}
+        for name in names:
+            self.names.setdefault(md5_hash(name), name)
+        self.data_start = profile.regions["data"].start
+        self.counters = profile.regions["counters"]
+        self.bitmap = profile.regions["bitmap"]
+        self.value_start = profile.regions["vnames_padding"].end
+        self.temporal = bool(profile.header.kind & ProfileKind.TEMPORAL)
+        self.width = profile.header.counter_width
+        header = profile.header
+        self.num_counters = data["num_counters"].astype(np.int64)
+        self.offsets = _signed_offsets(
+            data["counter_ptr"], header.counters_delta, layout.counter_stride, layout.width
+        )
+        if layout.has_bitmap:
+            self.num_bitmap = data["num_bitmap_bytes"].astype(np.int64)
+            self.boffsets = _signed_offsets(
+                data["bitmap_ptr"], header.bitmap_delta, layout.data_size, layout.width
+            )
+        else:
+            self.num_bitmap = self.boffsets = np.zeros(len(data), dtype=np.int64)
+        if layout.maybe_trunk_relative and self._first_bad_record() < len(data):
+            absolute = self.offsets
+            self.offsets = _signed_offsets(
+                data["counter_ptr"], header.counters_delta, layout.data_size, layout.width
+            )
+            if self._first_bad_record() < len(data):
+                self.offsets = absolute
+        self.pair_dtype = np.dtype([("value", layout.word_dtype), ("count", layout.word_dtype)])
+
+    def _field_at(self, index: int, name: str) -> int:
+        offset: int = self.layout.data_dtype.fields[name][1]  # type: ignore[index]
+        return self.data_start + index * self.layout.data_size + offset
+
+    def _first_bad_record(self) -> int:
+        """The first record whose counters or bitmap fall outside their sections (vectorized)."""
+        num, offsets = self.num_counters, self.offsets
+        size = self.counters.size
+        safe = np.maximum(offsets, 0)
+        bad = (num == 0) | (offsets < 0) | (offsets >= size) | (num > (size - safe) // self.width)
+        if self.temporal:
+            bad |= safe + 8 > size
+        nbytes, boffsets, bsize = self.num_bitmap, self.boffsets, self.bitmap.size
+        bsafe = np.maximum(boffsets, 0)
+        bad |= (nbytes > 0) & ((boffsets < 0) | (boffsets >= bsize) | (nbytes > bsize - bsafe))
+        hits = np.flatnonzero(bad)
+        return int(hits[0]) if len(hits) else len(num)
+
+    def _fail_malformed(
+        self, detail: str, llvm_detail: str, field: str, at: int, expected: str, found: str
+    ) -> NoReturn:
+        self.cur.fail(
+            MalformedError,
+            detail,
+            field=field,
+            expected=expected,
+            found=found,
+            at=at,
+            llvm_message=f"{_MALFORMED}: {llvm_detail}",
+        )
+
+    def _fail_record(self, index: int) -> NoReturn:
+        """The error of ``readRawCounts`` / ``readRawBitmapBytes`` for a record that failed."""
+        num, offset = int(self.num_counters[index]), int(self.offsets[index])
+        size, width = self.counters.size, self.width
+        where = f"data record {index}"
+        ptr_field, ptr_at = f"data[{index}].counter_ptr", self._field_at(index, "counter_ptr")
+        num_field, num_at = f"data[{index}].num_counters", self._field_at(index, "num_counters")
+        span = f"an offset in [0, {size})"
+        if num == 0:
+            self._fail_malformed(
+                f"{where} has no counters", "number of counters is zero",
+                num_field, num_at, ">= 1", "0",
+            )  # fmt: skip
+        if offset < 0:
+            self._fail_malformed(
+                f"{where}: CounterPtr points before the counters section",
+                f"counter offset {offset} is negative", ptr_field, ptr_at, span, str(offset),
+            )  # fmt: skip
+        if offset >= size:
+            self._fail_malformed(
+                f"{where}: CounterPtr points past the counters section",
+                f"counter offset {offset} is greater than the maximum counter offset {size - 1}",
+                ptr_field, ptr_at, span, str(offset),
+            )  # fmt: skip
+        room = (size - offset) // width
+        if num > room:
+            self._fail_malformed(
+                f"{where}: its counters run past the counters section",
+                f"number of counters {num} is greater than the maximum number of counters {room}",
+                num_field, num_at, f"<= {room}", str(num),
+            )  # fmt: skip
+        nbytes, boffset, bsize = (
+            int(self.num_bitmap[index]), int(self.boffsets[index]), self.bitmap.size,
+        )  # fmt: skip
+        if self.temporal and offset + 8 > size:
+            self.cur.fail(
+                MalformedError,
+                f"{where}: the 8-byte timestamp of a temporal profile runs past the counters",
+                field=num_field,
+                expected=f"{offset + 8} counter bytes",
+                found=f"{size} bytes",
+                at=ptr_at,
+            )
+        bptr_field, bptr_at = f"data[{index}].bitmap_ptr", self._field_at(index, "bitmap_ptr")
+        bspan = f"an offset in [0, {bsize})"
+        if boffset < 0:
+            self._fail_malformed(
+                f"{where}: BitmapPtr points before the bitmap section",
+                f"bitmap offset {boffset} is negative", bptr_field, bptr_at, bspan, str(boffset),
+            )  # fmt: skip
+        if boffset >= bsize:
+            self._fail_malformed(
+                f"{where}: BitmapPtr points past the bitmap section",
+                f"bitmap offset {boffset} is greater than the maximum bitmap offset {bsize - 1}",
+                bptr_field, bptr_at, bspan, str(boffset),
+            )  # fmt: skip
+        broom = bsize - boffset
+        self._fail_malformed(
+            f"{where}: its bitmap bytes run past the bitmap section",
+            f"number of bitmap bytes {nbytes} is greater than the maximum number of bitmap "
+            f"bytes {broom}",
+            f"data[{index}].num_bitmap_bytes", self._field_at(index, "num_bitmap_bytes"),
+            f"<= {broom}", str(nbytes),
+        )  # fmt: skip
+
+    # -- value data ----------------------------------------------------------
+    def _value_blob(self, pos: int, index: int) -> tuple[ValueSites, int]:
+        """One ``ValueProfData`` (``getValueProfData`` + ``checkIntegrity`` + ``deserializeTo``)."""
+        cur = self.cur
+        fld = f"value_data[{index}]"
+        left = cur.end - pos
+        if left < 8:
+            cur.fail(
+                TruncatedError,
+                f"the value data of data record {index} is cut off",
+                field=f"{fld}.total_size",
+                expected="8 bytes",
+                found=f"{left} bytes",
+                at=pos,
+            )
+        cur.pos = pos
+        total = cur.u32(f"{fld}.total_size")
+        num_kinds = cur.u32(f"{fld}.num_value_kinds")
+        if total > left:
+            cur.fail(
+                TooMuchDataError,
+                f"the value data of data record {index} runs past the end of the file",
+                field=f"{fld}.total_size",
+                expected=f"<= {left}",
+                found=str(total),
+                at=pos,
+            )
+        if num_kinds > _IPVK_LAST + 1:
+            self._fail_malformed(
+                f"data record {index} claims {num_kinds} value kinds",
+                "number of value profile kinds is invalid",
+                f"{fld}.num_value_kinds", pos + 4, f"<= {_IPVK_LAST + 1}", str(num_kinds),
+            )  # fmt: skip
+        if total % 8 or total < 8:
+            self._fail_malformed(
+                f"the value data of data record {index} has an impossible size",
+                "total size is not multiples of quardword",
+                f"{fld}.total_size", pos, "a multiple of 8, at least 8", str(total),
+            )  # fmt: skip
+        end = pos + total
+        rec = pos + 8
+        kinds: list[tuple[int, list[int], int, int]] = []
+        for k in range(num_kinds):
+            kfld = f"{fld}.records[{k}]"
+            if rec + 8 > end:
+                self._overrun(index, f"{kfld}.kind", rec, end)
+            kind, num_sites = struct.unpack_from(f"{cur.order}II", cur.data, rec)
+            if kind > _IPVK_LAST:
+                self._fail_malformed(
+                    f"the value data of data record {index} has an unknown value kind",
+                    "value kind is invalid", f"{kfld}.kind", rec, f"<= {_IPVK_LAST}", str(kind),
+                )  # fmt: skip
+            if rec + 8 + num_sites > end:
+                self._overrun(index, f"{kfld}.site_count_array", rec + 8, end)
+            site_counts = list(cur.data[rec + 8 : rec + 8 + num_sites])
+            head = 8 + num_sites + pad8(8 + num_sites)
+            num_values = sum(site_counts)
+            if rec + head + 16 * num_values > end:
+                self._overrun(index, f"{kfld}.value_data", rec + head, end)
+            kinds.append((kind, site_counts, rec + head, num_values))
+            rec += head + 16 * num_values
+        sites: ValueSites = {}
+        for kind, site_counts, at, num_values in kinds:
+            pairs = np.frombuffer(cur.data, dtype=self.pair_dtype, count=num_values, offset=at)
+            values = self.addresses.translate(kind, pairs["value"].astype(np.uint64)).tolist()
+            counts = pairs["count"].tolist()
+            kind_sites = sites.setdefault(ValueKind(kind), [])
+            i = 0
+            for n in site_counts:
+                kind_sites.append(
+                    [
+                        ValueData(v, c)
+                        for v, c in zip(values[i : i + n], counts[i : i + n], strict=True)
+                    ]
+                )
+                i += n
+        return sites, end
+
+    def _overrun(self, index: int, field: str, at: int, end: int) -> NoReturn:
+        self._fail_malformed(
+            f"a value-profile record of data record {index} runs past its TotalSize",
+            "value profile address is greater than total size",
+            field, at, f"inside the blob ending at {end}", "past it",
+        )  # fmt: skip
+
+    # -- records -------------------------------------------------------------
+    def _counts(self) -> list[Counts]:
+        """Counts of every record: views into one array for the whole counters section."""
+        cur, region = self.cur, self.counters
+        skip = (8 // self.width) if self.temporal else 0
+        offsets = self.offsets.tolist()
+        nums = self.num_counters.tolist()
+        if not region.size:
+            return [np.zeros(0, dtype=np.uint64) for _ in nums]
+        if self.width == 1:
+            raw = np.frombuffer(cur.data, dtype=np.uint8, count=region.size, offset=region.start)
+            covered = (raw == 0).astype(np.uint64)  # single-byte coverage: 0 means executed
+            return [covered[o + skip : o + n] for o, n in zip(offsets, nums, strict=True)]
+        if not (self.offsets % 8).any():
+            words = np.frombuffer(
+                cur.data, dtype=self.layout.word_dtype, count=region.size // 8, offset=region.start
+            ).astype(np.uint64, copy=False)
+            return [words[o // 8 + skip : o // 8 + n] for o, n in zip(offsets, nums, strict=True)]
+        return [
+            np.frombuffer(
+                cur.data, dtype=self.layout.word_dtype, count=n - skip,
+                offset=region.start + o + 8 * skip,
+            ).astype(np.uint64, copy=False)
+            for o, n in zip(offsets, nums, strict=True)
+        ]  # fmt: skip
+
+    def _timestamps(self) -> list[tuple[int, int]]:
+        """(timestamp, NameRef) of every called function of a temporal profile."""
+        if not self.temporal or not len(self.data):
+            return []
+        region = self.counters
+        raw = np.frombuffer(self.cur.data, dtype=np.uint8, count=region.size, offset=region.start)
+        gathered = raw[self.offsets[:, None] + np.arange(8)]
+        stamps = np.ascontiguousarray(gathered).view(self.layout.word_dtype)[:, 0]
+        stamps = stamps.astype(np.uint64)
+        called = (stamps != np.uint64(UNSET_TIMESTAMPS[0])) & (
+            stamps != np.uint64(UNSET_TIMESTAMPS[1])
+        )
+        refs = self.data["name_ref"][called].tolist()
+        return list(zip(stamps[called].tolist(), refs, strict=True))
+
+    def read(self) -> tuple[list[InstrRecord], list[tuple[int, int]], int]:
+        count = len(self.data)
+        stop = self._first_bad_record()
+        has_values = np.flatnonzero((self.data["num_value_sites"] != 0).any(axis=1))
+        blobs: dict[int, ValueSites] = {}
+        pos = self.value_start
+        for index in has_values[has_values < stop].tolist():
+            blobs[index], pos = self._value_blob(pos, index)
+        if stop < count:
+            self._fail_record(stop)
+        bitmaps = [b""] * count
+        for index in np.flatnonzero(self.num_bitmap).tolist():
+            start = self.bitmap.start + int(self.boffsets[index])
+            bitmaps[index] = bytes(self.cur.data[start : start + int(self.num_bitmap[index])])
+        refs = self.data["name_ref"].tolist()
+        hashes = self.data["func_hash"].tolist()
+        names = self.names
+        records = [
+            InstrRecord(names.get(ref, ""), fhash, counts, bitmap, blobs.get(i) or {})
+            for i, (ref, fhash, counts, bitmap) in enumerate(
+                zip(refs, hashes, self._counts(), bitmaps, strict=True)
+            )
+        ]
+        return records, self._timestamps(), pos
+
+
+register(InstrFormat("raw", sniff, read))

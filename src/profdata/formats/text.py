@@ -1,0 +1,498 @@
+"""The text instrumentation profile format (``llvm-profdata merge --text``).
+
+Reader: LLVM 22's ``TextInstrProfReader`` (``shared/spec/instr-text.md`` §2-§4).
+It accepts every header of LLVM 22 whatever ``--llvm-release`` is chosen and
+words its errors as LLVM 22 does; the one deliberate difference is that bitmap
+blocks of more than 255 bytes are read, where LLVM's 8-bit loop counter makes
+it fail.
+
+Writer: ``InstrProfWriter::writeText`` / ``writeRecordInText`` of the chosen
+release (§5).  The writer only formats: records are sorted here because the
+order is part of the format, but merging, value-site sorting and ``--sparse``
+filtering belong to :mod:`profdata.ops.merge`.
+
+The reader's :attr:`~profdata.model.instr.InstrProfile.symbols` mirror
+``TextInstrProfReader``'s symbol table: record names plus every name met as an
+indirect-call or vtable target (``show --ic-targets`` and ``show --text`` print
+those even when the target is not a record of the file).
+:attr:`~profdata.model.instr.InstrProfile.vtable_names` holds the vtable target
+names (what ``merge --keep-vtable-symbols`` carries over).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+
+import numpy as np
+
+from profdata import releases
+from profdata.errors import HeaderCorruptError, TextSyntaxError, TruncatedError
+from profdata.formats import InstrFormat, register
+from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint, show_line
+from profdata.model.instr import (
+    InstrProfile,
+    InstrRecord,
+    TemporalTrace,
+    ValueData,
+    ValueSite,
+)
+from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.names import md5_hash, md5_hash_bytes, name_bytes, name_str
+from profdata.releases import Release
+
+__all__ = [
+    "EXTERNAL_SYMBOL",
+    "format_header",
+    "format_record",
+    "format_records",
+    "format_traces",
+    "read",
+    "sniff",
+    "sort_records",
+    "write",
+    "writer_symbols",
+]
+
+#: ``InstrProfSymtab::getExternalSymbol()``: a call/vtable target with no known name.
+EXTERNAL_SYMBOL = "** External Symbol **"
+_EXTERNAL_SYMBOL_BYTES = EXTERNAL_SYMBOL.encode()
+
+_MALFORMED = "malformed instrumentation profile data"
+_END_OF_FILE = "end of File"  # instrprof_error::eof, met only inside the temporal block
+_U64_MAX = (1 << 64) - 1
+_IPVK_LAST = max(ValueKind)  # the reader accepts LLVM 22's kinds
+
+#: isPrint() or isSpace() in the C locale.
+_TEXT_BYTES = frozenset(range(0x20, 0x7F)) | frozenset(b" \t\n\v\f\r")
+
+_HEADER_FLAGS: dict[bytes, ProfileKind] = {
+    b"ir": ProfileKind.IR,
+    b"fe": ProfileKind.FRONTEND,
+    b"csir": ProfileKind.IR | ProfileKind.CS,
+    b"entry_first": ProfileKind.ENTRY_FIRST,
+    b"instrument_loop_entries": ProfileKind.LOOP_ENTRIES,
+    b"single_byte_coverage": ProfileKind.SINGLE_BYTE_COVERAGE,
+}
+_HEADER_WORDS = ":ir :fe :csir :entry_first :not_entry_first :instrument_loop_entries " + (
+    ":single_byte_coverage :temporal_prof_traces"
+)
+
+
+# ---------------------------------------------------------------------------
+# reader
+
+
+def sniff(prefix: bytes) -> bool:
+    """LLVM's ``TextInstrProfReader::hasFormat``: the first 8 bytes are printable or space."""
+    return all(b in _TEXT_BYTES for b in prefix[:8])
+
+
+def read(view: memoryview, path: str | None = None) -> InstrProfile:
+    """Parse a text instrumentation profile (records in file order, duplicates kept)."""
+    cur = LineCursor(view, path=path)
+    profile = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
+    _read_header(cur, profile)
+    vtable_names: dict[str, None] = {}
+    records: list[InstrRecord] = []
+    while not cur.at_end:
+        records.append(_read_record(cur, profile.symbols, vtable_names))
+    profile.records = records
+    profile.vtable_names = list(vtable_names)
+    return profile
+
+
+def _read_header(cur: LineCursor, profile: InstrProfile) -> None:
+    while (line := cur.peek()) is not None and line.startswith(b":"):
+        word = line[1:].lower()
+        if word == b"temporal_prof_traces":
+            profile.kind |= ProfileKind.TEMPORAL
+            cur.index += 1
+            _read_traces(cur, profile)
+            continue
+        if word == b"not_entry_first":
+            profile.kind &= ~ProfileKind.ENTRY_FIRST
+        elif word in _HEADER_FLAGS:
+            profile.kind |= _HEADER_FLAGS[word]
+            if word == b"fe":
+                profile.explicit_frontend = True
+        else:
+            cur.fail(
+                HeaderCorruptError,
+                "unknown header line",
+                field="header",
+                expected=_HEADER_WORDS,
+                found=show_line(line),
+            )
+        cur.index += 1
+
+
+def _read_traces(cur: LineCursor, profile: InstrProfile) -> None:
+    """The block after ``:temporal_prof_traces`` (``readTemporalProfTraceData``)."""
+
+    def number(field: str, bits: int) -> int:
+        return cur.uint(
+            field,
+            radix=0,
+            bits=bits,
+            error=TextSyntaxError,
+            truncated_message=_END_OF_FILE,
+        )
+
+    num_traces = number("num_traces", 32)
+    profile.trace_stream_size = number("trace_stream_size", 64)
+    for _ in range(num_traces):
+        weight = number("trace_weight", 64)
+        names = cur.next(
+            "trace_function_names", expected="name,name,...", truncated_message=_END_OF_FILE
+        )
+        hashes = tuple(
+            md5_hash_bytes(piece.strip(LLVM_WHITESPACE)) for piece in names.split(b",") if piece
+        )
+        profile.traces.append(TemporalTrace(weight, hashes))
+
+
+def _read_record(
+    cur: LineCursor, symbols: dict[int, str], vtable_names: dict[str, None]
+) -> InstrRecord:
+    name_line = cur.next("function_name")
+    name = name_str(name_line)
+    symbols.setdefault(md5_hash_bytes(name_line), name)
+    func_hash = cur.uint(
+        "func_hash",
+        radix=0,
+        error=TextSyntaxError,
+        llvm_message=f"{_MALFORMED}: function hash is not a valid integer",
+    )
+    num_counters = cur.uint(
+        "num_counters",
+        error=TextSyntaxError,
+        llvm_message=f"{_MALFORMED}: number of counters is not a valid integer",
+    )
+    if num_counters == 0:
+        cur.fail(
+            TextSyntaxError,
+            "a record needs at least one counter",
+            field="num_counters",
+            expected="> 0",
+            found="0",
+            index=cur.index - 1,
+            llvm_message=f"{_MALFORMED}: number of counters is zero",
+        )
+    counts = _read_counts(cur, num_counters)
+    bitmap = b""
+    line = cur.peek()
+    if line is not None and line.startswith(b"$"):
+        num_bytes = parse_uint(line[1:].strip(LLVM_WHITESPACE), 0, 64)
+        if num_bytes is None:
+            cur.fail(
+                TextSyntaxError,
+                "the bitmap size after '$' is not a valid integer",
+                field="num_bitmap_bytes",
+                expected="$ and an integer (0x/0b/0o/0 prefixes) u64",
+                found=show_line(line),
+                llvm_message=f"{_MALFORMED}: number of bitmap bytes is not a valid integer",
+            )
+        cur.index += 1
+        bitmap = _read_bitmap(cur, num_bytes)
+    return InstrRecord(
+        name=name,
+        hash=func_hash,
+        counts=counts,
+        bitmap=bitmap,
+        value_sites=_read_value_sites(cur, symbols, vtable_names),
+    )
+
+
+def _read_counts(cur: LineCursor, num_counters: int) -> np.ndarray:
+    """The counter lines, checked and converted in one pass; the slow path only locates errors."""
+    chunk = cur.take(num_counters)
+    start = cur.index - len(chunk)
+    values = [int(x) for x in chunk] if all(map(bytes.isdigit, chunk)) else None
+    if values is None or (values and max(values) > _U64_MAX):
+        for i, text in enumerate(chunk):
+            if parse_uint(text) is None:
+                cur.fail(
+                    TextSyntaxError,
+                    f"counter {i} of {num_counters} is not a valid decimal u64",
+                    field="counter",
+                    expected="decimal u64",
+                    found=show_line(text),
+                    index=start + i,
+                    llvm_message=f"{_MALFORMED}: count is invalid",
+                )
+    if len(chunk) < num_counters:
+        cur.fail(
+            TruncatedError,
+            f"the file ends after {len(chunk)} of {num_counters} counters",
+            field="counter",
+            expected=f"{num_counters} counter lines",
+            found=f"{len(chunk)}",
+        )
+    return np.array(values, dtype=np.uint64)
+
+
+def _read_bitmap(cur: LineCursor, num_bytes: int) -> bytes:
+    chunk = cur.take(num_bytes)
+    start = cur.index - len(chunk)
+    out = bytearray()
+    for i, text in enumerate(chunk):
+        byte = parse_uint(text, 0, 8)
+        if byte is None:
+            cur.fail(
+                TextSyntaxError,
+                f"bitmap byte {i} of {num_bytes} is not a valid integer below 256",
+                field="bitmap_byte",
+                expected="integer (0x/0b/0o/0 prefixes) u8",
+                found=show_line(text),
+                index=start + i,
+                llvm_message=f"{_MALFORMED}: bitmap byte is not a valid integer",
+            )
+        out.append(byte)
+    if len(chunk) < num_bytes:
+        cur.fail(
+            TruncatedError,
+            f"the file ends after {len(chunk)} of {num_bytes} bitmap bytes",
+            field="bitmap_byte",
+            expected=f"{num_bytes} bitmap byte lines",
+            found=f"{len(chunk)}",
+        )
+    return bytes(out)
+
+
+def _read_value_sites(
+    cur: LineCursor, symbols: dict[int, str], vtable_names: dict[str, None]
+) -> dict[ValueKind, list[ValueSite]]:
+    """The optional value block (``readValueProfileData``).
+
+    A repeated kind appends sites, as LLVM's ``addValueData`` does.
+    """
+    line = cur.peek()
+    num_kinds = None if line is None else parse_uint(line, 10, 32)
+    if num_kinds is None:
+        return {}
+    if num_kinds == 0 or num_kinds > _IPVK_LAST + 1:
+        cur.fail(
+            TextSyntaxError,
+            "the number of value kinds is out of range",
+            field="num_value_kinds",
+            expected=f"1..{_IPVK_LAST + 1}",
+            found=str(num_kinds),
+            llvm_message=f"{_MALFORMED}: number of value kinds is invalid",
+        )
+    cur.index += 1
+    sites: dict[ValueKind, list[ValueSite]] = {}
+    for _ in range(num_kinds):
+        kind_number = cur.uint("value_kind", bits=32, error=TextSyntaxError)
+        if kind_number > _IPVK_LAST:
+            cur.fail(
+                TextSyntaxError,
+                "unknown value kind",
+                field="value_kind",
+                expected=f"0..{_IPVK_LAST}",
+                found=str(kind_number),
+                index=cur.index - 1,
+                llvm_message=f"{_MALFORMED}: value kind is invalid",
+            )
+        kind = ValueKind(kind_number)
+        num_sites = cur.uint("num_value_sites", bits=32, error=TextSyntaxError)
+        if num_sites == 0:
+            continue
+        kind_sites = sites.setdefault(kind, [])
+        for _ in range(num_sites):
+            num_data = cur.uint("num_value_data", bits=32, error=TextSyntaxError)
+            kind_sites.append(_read_site(cur, kind, num_data, symbols, vtable_names))
+    return sites
+
+
+def _read_site(
+    cur: LineCursor,
+    kind: ValueKind,
+    num_data: int,
+    symbols: dict[int, str],
+    vtable_names: dict[str, None],
+) -> ValueSite:
+    chunk = cur.take(num_data)
+    start = cur.index - len(chunk)
+    site: ValueSite = []
+    for i, line in enumerate(chunk):
+        target, colon, count_text = line.rpartition(b":")
+        if not colon:
+            target, count_text = line, b""
+        if not kind.targets_are_names:
+            value = parse_uint(target)
+            if value is None:
+                cur.fail(
+                    TextSyntaxError,
+                    "the value before the last ':' is not a valid decimal u64",
+                    field="value_data.value",
+                    expected="<decimal>:<decimal>",
+                    found=show_line(line),
+                    index=start + i,
+                )
+        elif target == _EXTERNAL_SYMBOL_BYTES:
+            value = 0
+        elif not target:
+            cur.fail(
+                TextSyntaxError,
+                "the target name before the last ':' is empty",
+                field="value_data.value",
+                expected="<name>:<decimal>",
+                found=show_line(line),
+                index=start + i,
+                llvm_message=f"{_MALFORMED}: symbol name is empty",
+            )
+        else:
+            value = md5_hash_bytes(target)
+            name = name_str(target)
+            symbols.setdefault(value, name)
+            if kind is ValueKind.VTABLE_TARGET:
+                vtable_names[name] = None
+        count = parse_uint(count_text)
+        if count is None:
+            cur.fail(
+                TextSyntaxError,
+                "the count after the last ':' is not a valid decimal u64",
+                field="value_data.count",
+                expected="<value>:<decimal>",
+                found=show_line(line),
+                index=start + i,
+            )
+        site.append(ValueData(value, count))
+    if len(chunk) < num_data:
+        cur.fail(
+            TruncatedError,
+            f"the file ends after {len(chunk)} of {num_data} values of a site",
+            field="value_data",
+            expected=f"{num_data} value lines",
+            found=f"{len(chunk)}",
+        )
+    return site
+
+
+register(InstrFormat("text", sniff, read))
+
+
+# ---------------------------------------------------------------------------
+# writer
+
+_BITMAP_LINES = tuple(f"0x{b:x}\n" for b in range(256))
+
+
+def writer_symbols(
+    records: Iterable[InstrRecord], vtable_names: Iterable[str] = ()
+) -> dict[int, str]:
+    """The symbol table ``writeText`` builds: names of the written records, then vtable names.
+
+    Targets of value sites and temporal traces print through this table, so an
+    indirect-call target that is not itself a written record prints as
+    :data:`EXTERNAL_SYMBOL` and an unknown trace entry as an empty string.
+    """
+    table: dict[int, str] = {}
+    for record in records:
+        table.setdefault(md5_hash(record.name), record.name)
+    for name in vtable_names:
+        table.setdefault(md5_hash(name), name)
+    return table
+
+
+def sort_records(records: Iterable[InstrRecord]) -> list[InstrRecord]:
+    """``writeText``'s order: name bytes (``StringRef`` order), then FuncHash."""
+    return sorted(records, key=lambda r: (name_bytes(r.name), r.hash))
+
+
+def format_header(kind: ProfileKind, release: Release) -> str:
+    """The flag lines ``merge --text`` writes before the records (not the trace block)."""
+    parts: list[str] = []
+    if kind & ProfileKind.CS:
+        parts.append("# CSIR level Instrumentation Flag\n:csir\n")
+    elif kind & ProfileKind.IR:
+        parts.append("# IR level Instrumentation Flag\n:ir\n")
+    if kind & ProfileKind.ENTRY_FIRST:
+        parts.append("# Always instrument the function entry block\n:entry_first\n")
+    if kind & ProfileKind.LOOP_ENTRIES and release.text_loop_entries_header:
+        parts.append("# Always instrument the loop entry blocks\n:instrument_loop_entries\n")
+    if kind & ProfileKind.SINGLE_BYTE_COVERAGE and release.text_single_byte_header:
+        parts.append("# Instrument block coverage\n:single_byte_coverage\n")
+    return "".join(parts)
+
+
+def format_traces(
+    traces: Sequence[TemporalTrace], stream_size: int, symbols: Mapping[int, str]
+) -> str:
+    """The ``:temporal_prof_traces`` block (``writeTextTemporalProfTraceData``)."""
+    parts = [
+        ":temporal_prof_traces\n# Num Temporal Profile Traces:\n",
+        f"{len(traces)}\n# Temporal Profile Trace Stream Size:\n{stream_size}\n",
+    ]
+    for trace in traces:
+        parts.append(f"# Weight:\n{trace.weight}\n")
+        parts.append("".join(f"{symbols.get(h, '')}," for h in trace.function_hashes))
+        parts.append("\n")
+    parts.append("\n")
+    return "".join(parts)
+
+
+def format_record(record: InstrRecord, symbols: Mapping[int, str], release: Release) -> str:
+    """One record block (``writeRecordInText``), ending with its blank line(s).
+
+    ``show --text`` prints these in reader order with the reader's symbol
+    table; ``merge --text`` in :func:`sort_records` order with
+    :func:`writer_symbols`.  Value kinds the release does not know, and bitmaps
+    before LLVM 18, are left out as that release's writer would.
+    """
+    counts = record.counts.tolist()
+    parts = [
+        f"{record.name}\n# Func Hash:\n{record.hash}\n# Num Counters:\n{len(counts)}\n",
+        "# Counter Values:\n",
+    ]
+    if counts:
+        parts.append("\n".join(map(str, counts)))
+        parts.append("\n")
+    if record.bitmap and release.text_bitmaps:
+        parts.append(f"# Num Bitmap Bytes:\n${len(record.bitmap)}\n# Bitmap Byte Values:\n")
+        parts.extend(_BITMAP_LINES[b] for b in record.bitmap)
+        parts.append("\n")
+    kinds = [
+        (kind, sites)
+        for kind, sites in sorted(record.value_sites.items())
+        if sites and kind <= release.max_value_kind
+    ]
+    if kinds:
+        parts.append(f"# Num Value Kinds:\n{len(kinds)}\n")
+        for kind, sites in kinds:
+            parts.append(f"# ValueKind = {kind.llvm_name}:\n{int(kind)}\n")
+            parts.append(f"# NumValueSites:\n{len(sites)}\n")
+            for site in sites:
+                parts.append(f"{len(site)}\n")
+                if kind.targets_are_names:
+                    parts.extend(
+                        f"{symbols.get(v.value, EXTERNAL_SYMBOL)}:{v.count}\n" for v in site
+                    )
+                else:
+                    parts.extend(f"{v.value}:{v.count}\n" for v in site)
+    parts.append("\n")
+    return "".join(parts)
+
+
+def format_records(
+    records: Iterable[InstrRecord], symbols: Mapping[int, str], release: Release
+) -> str:
+    """:func:`format_record` for each record, in the order given."""
+    return "".join(format_record(record, symbols, release) for record in records)
+
+
+def write(profile: InstrProfile, release: Release | None = None) -> bytes:
+    """``llvm-profdata merge --text`` output of ``release`` (default 22) for a merged profile.
+
+    ``profile.vtable_names`` join the symbol table, as ``InstrProfWriter``'s
+    registered vtable names do; plain ``merge`` registers none (only
+    ``--keep-vtable-symbols`` does), so the merge op leaves that list empty.
+    """
+    release = release or releases.release()
+    records = sort_records(profile.records)
+    symbols = writer_symbols(records, profile.vtable_names)
+    parts = [format_header(profile.kind, release)]
+    if profile.kind & ProfileKind.TEMPORAL and release.text_temporal_block:
+        parts.append(format_traces(profile.traces, profile.trace_stream_size, symbols))
+    parts.append(format_records(records, symbols, release))
+    return "".join(parts).encode("utf-8", "surrogateescape")

@@ -1,0 +1,71 @@
+"""Saturating counter arithmetic, as LLVM's ``SaturatingMultiplyAdd``.
+
+numpy wraps uint64 silently; LLVM saturates at 2**64-1 and then clamps
+instrumentation counters to ``getInstrMaxCountValue()`` (2**64-3) so the two
+pseudo counts above it stay distinguishable.  Every counter merge and weight
+goes through these two functions, so there is one place to get the edge right.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+U64_MAX = (1 << 64) - 1
+INSTR_MAX_COUNT = U64_MAX - 2  # getInstrMaxCountValue()
+
+_U64 = np.uint64
+Counts = npt.NDArray[np.uint64]
+
+
+def scale_counts(counts: Counts, weight: int) -> tuple[Counts, bool]:
+    """``InstrProfRecord::scale(weight, 1)``: multiply, saturate, clamp; report overflow."""
+    src = np.asarray(counts, dtype=_U64)
+    if weight == 1:
+        over = src > INSTR_MAX_COUNT
+        if over.any():
+            return np.minimum(src, _U64(INSTR_MAX_COUNT)), True
+        return src.copy(), False
+    if weight == 0:
+        return np.zeros_like(src), False
+    limit = _U64(U64_MAX // weight)
+    overflow = src > limit
+    with np.errstate(over="ignore"):
+        out = src * _U64(weight)
+    out[overflow] = _U64(U64_MAX)
+    clamp = out > _U64(INSTR_MAX_COUNT)
+    out[clamp] = _U64(INSTR_MAX_COUNT)
+    return out, bool(overflow.any() or clamp.any())
+
+
+def merge_counts(dst: Counts, src: Counts, weight: int) -> tuple[Counts, bool]:
+    """``dst + src * weight`` per element, saturating like ``InstrProfRecord::merge``."""
+    scaled = np.asarray(src, dtype=_U64)
+    overflow = np.zeros(len(scaled), dtype=bool)
+    if weight != 1:
+        limit = _U64(U64_MAX // weight) if weight else _U64(U64_MAX)
+        overflow = scaled > limit
+        with np.errstate(over="ignore"):
+            scaled = scaled * _U64(weight)
+    with np.errstate(over="ignore"):
+        total = np.asarray(dst, dtype=_U64) + scaled
+    overflow |= total < scaled
+    total[overflow] = _U64(U64_MAX)
+    clamp = total > _U64(INSTR_MAX_COUNT)
+    total[clamp] = _U64(INSTR_MAX_COUNT)
+    return total, bool(overflow.any() or clamp.any())
+
+
+def saturating_multiply_add(x: int, weight: int, acc: int) -> tuple[int, bool]:
+    """Scalar ``SaturatingMultiplyAdd(x, weight, acc)`` for value-profile counts."""
+    result = x * weight + acc
+    if result > U64_MAX:
+        return U64_MAX, True
+    return result, False
+
+
+def saturating_multiply(x: int, weight: int) -> tuple[int, bool]:
+    result = x * weight
+    if result > U64_MAX:
+        return U64_MAX, True
+    return result, False

@@ -1,0 +1,143 @@
+"""Iteration orders of the LLVM hash containers that decide ``merge``'s output order.
+
+``llvm-profdata merge`` keeps function names in a ``StringMap`` and the
+records of one name in a ``SmallDenseMap<uint64_t, InstrProfRecord>`` (4
+inline buckets); it writes, and merges per-thread writers, in those maps'
+iteration orders (``instr-indexed.md`` §6.4, §6.5, §7.4).  Reproducing LLVM's
+bytes therefore means replaying the maps' probing and growth exactly; these
+functions do that and return the iteration order as indexes into the keys in
+insertion order, so callers can reorder whatever they attach to the keys.
+
+Hashes: ``StringMap`` uses ``djbHash(key, 0)`` up to release 16 and
+``xxh3_64bits`` (low 32 bits) from 17; ``DenseMapInfo<uint64_t>`` uses
+``key * 37`` up to 16 and a splitmix-style mix from 19 (``releases.py`` says
+which release does what).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.model.xxh3 import xxh3_64bits
+
+_M32 = 0xFFFFFFFF
+_M64 = (1 << 64) - 1
+_STRINGMAP_INIT_BUCKETS = 16
+_DENSEMAP_INLINE_BUCKETS = 4
+_DENSEMAP_MIN_LARGE_BUCKETS = 64
+
+
+def djb_hash(data: bytes) -> int:
+    """``llvm::djbHash(data, 0)``: ``h = h * 33 + byte`` over 32 bits."""
+    h = 0
+    for byte in data:
+        h = (h * 33 + byte) & _M32
+    return h
+
+
+def djb_hashes(keys: Sequence[bytes]) -> npt.NDArray[np.uint32]:
+    """:func:`djb_hash` of many keys at once: ``sum(byte_i * 33**(n-1-i)) mod 2**32``.
+
+    A 100k-function profile has megabytes of names; a per-byte Python loop
+    would dominate the 14/16 writer, so the polynomial is evaluated with one
+    multiply and one segmented sum over all bytes.
+    """
+    lengths = np.fromiter((len(k) for k in keys), dtype=np.int64, count=len(keys))
+    if not len(keys):
+        return np.zeros(0, dtype=np.uint32)
+    flat = np.frombuffer(b"".join(keys), dtype=np.uint8).astype(np.uint64)
+    longest = int(lengths.max())
+    powers = np.ones(max(longest, 1), dtype=np.uint64)
+    with np.errstate(over="ignore"):
+        for i in range(1, longest):
+            powers[i] = (powers[i - 1] * np.uint64(33)) & np.uint64(_M32)
+    ends = np.cumsum(lengths)
+    starts = ends - lengths
+    # exponent of each byte = bytes after it in its own key
+    exponent = np.repeat(ends - 1, lengths) - np.arange(len(flat), dtype=np.int64)
+    with np.errstate(over="ignore"):
+        terms = flat * powers[exponent]
+    out = np.zeros(len(keys), dtype=np.uint64)
+    nonempty = lengths > 0
+    if nonempty.any():
+        with np.errstate(over="ignore"):
+            out[nonempty] = np.add.reduceat(terms, starts[nonempty])
+    return (out & np.uint64(_M32)).astype(np.uint32)
+
+
+def stringmap_hashes(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
+    """The 32-bit ``StringMapImpl`` hash of each key."""
+    if xxh3:
+        return [xxh3_64bits(k) & _M32 for k in keys]
+    return [int(h) for h in djb_hashes(keys)]
+
+
+def _probe(table: list[int], full_hash: int) -> int:
+    mask = len(table) - 1
+    slot = full_hash & mask
+    step = 1
+    while table[slot] >= 0:
+        slot = (slot + step) & mask
+        step += 1
+    return slot
+
+
+def stringmap_order(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
+    """Iteration order of a ``StringMap`` filled with ``keys`` in this order.
+
+    Returns indexes into ``keys``; a repeated key keeps its first index (a
+    ``StringMap`` insert of a present key is a lookup).
+    """
+    hashes = stringmap_hashes(keys, xxh3=xxh3)
+    table = [-1] * _STRINGMAP_INIT_BUCKETS
+    seen: dict[bytes, int] = {}
+    for index, key in enumerate(keys):
+        if key in seen:
+            continue
+        seen[key] = index
+        table[_probe(table, hashes[index])] = index
+        if len(seen) * 4 > len(table) * 3:
+            old = table
+            table = [-1] * (2 * len(old))
+            for item in old:
+                if item >= 0:
+                    table[_probe(table, hashes[item])] = item
+    return [item for item in table if item >= 0]
+
+
+def densemap_hash(key: int, *, mix: bool) -> int:
+    """``DenseMapInfo<uint64_t>::getHashValue`` (32 bits)."""
+    if not mix:
+        return (key * 37) & _M32
+    y = (key * 0xBF58476D1CE4E5B9) & _M64
+    return (y ^ (y >> 31)) & _M32
+
+
+def small_densemap_order(keys: Sequence[int], *, mix: bool) -> list[int]:
+    """Iteration order of a ``SmallDenseMap<uint64_t, T>`` (4 inline buckets).
+
+    Returns indexes into ``keys`` (inserted in this order, repeats ignored).
+    """
+    hashes = [densemap_hash(k, mix=mix) for k in keys]
+    table = [-1] * _DENSEMAP_INLINE_BUCKETS
+    seen: set[int] = set()
+    for index, key in enumerate(keys):
+        if key in seen:
+            continue
+        entries = len(seen) + 1
+        buckets = len(table)
+        if entries * 4 >= buckets * 3 or buckets - entries <= buckets // 8:
+            grow_to = 2 * buckets if entries * 4 >= buckets * 3 else buckets
+            if grow_to > _DENSEMAP_INLINE_BUCKETS:
+                grow_to = max(_DENSEMAP_MIN_LARGE_BUCKETS, 1 << (grow_to - 1).bit_length())
+            old = table
+            table = [-1] * grow_to
+            for item in old:
+                if item >= 0:
+                    table[_probe(table, hashes[item])] = item
+        seen.add(key)
+        table[_probe(table, hashes[index])] = index
+    return [item for item in table if item >= 0]

@@ -1,0 +1,1 @@
+"""Operations on the model: merge, show, overlap, summaries.  No bytes."""

@@ -1,0 +1,107 @@
+"""Fixtures shared by every test folder.
+
+Paths are resolved from this file, not the working directory, so the suite
+runs from anywhere.  Data that lives outside the repository (the shared
+corpus, LLVM's test inputs, the real tools) is optional: fixtures skip the
+test when it is missing instead of failing on an unrelated machine.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from tests.compat import tools
+
+REPO = Path(__file__).resolve().parents[1]
+TESTS = REPO / "tests"
+GOLDEN = TESTS / "golden"
+SHARED = Path(os.environ.get("PROFDATA_SHARED", REPO.parent / "shared"))
+
+
+@dataclass(frozen=True)
+class CliResult:
+    """What one in-process ``profdata`` run returned and printed."""
+
+    code: int
+    stdout: bytes
+    stderr: bytes
+
+    @property
+    def text(self) -> str:
+        return self.stdout.decode("utf-8", "surrogateescape")
+
+
+def _existing_dir(path: Path, what: str) -> Path:
+    if not path.is_dir():
+        pytest.skip(f"{what} not found at {path}")
+    return path
+
+
+@pytest.fixture(scope="session")
+def repo_root() -> Path:
+    return REPO
+
+
+@pytest.fixture(scope="session")
+def golden_dir() -> Path:
+    return GOLDEN
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    return _existing_dir(SHARED, "shared reference folder")
+
+
+@pytest.fixture(scope="session")
+def corpus_dir() -> Path:
+    return _existing_dir(SHARED / "corpus", "shared corpus")
+
+
+@pytest.fixture(scope="session")
+def llvm_test_inputs() -> Path:
+    return _existing_dir(SHARED / "llvm-test-inputs", "LLVM test inputs")
+
+
+@pytest.fixture
+def run_profdata(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., CliResult]:
+    """Run ``profdata`` in-process (``profdata.cli.main``) and capture its output as bytes."""
+    from profdata.cli import main
+
+    def run(*argv: str) -> CliResult:
+        capsysbinary.readouterr()
+        code = main(list(argv))
+        out, err = capsysbinary.readouterr()
+        return CliResult(code, out, err)
+
+    return run
+
+
+@pytest.fixture(scope="session")
+def llvm_profdata() -> Callable[[int], Path]:
+    """``llvm_profdata(22)`` is the real tool of that release, or the test is skipped."""
+
+    def find(release: int) -> Path:
+        path = tools.find_llvm_profdata(release)
+        if path is None:
+            pytest.skip(f"llvm-profdata {release} is not installed in {tools.llvm_bin(release)}")
+        return path
+
+    return find
+
+
+@pytest.fixture(scope="session")
+def clang() -> Callable[..., Path]:
+    """``clang(22)`` / ``clang(22, cxx=True)`` is the real compiler, or the test is skipped."""
+
+    def find(release: int, cxx: bool = False) -> Path:
+        path = tools.find_clang(release, cxx)
+        if path is None:
+            pytest.skip(f"clang {release} is not installed in {tools.llvm_bin(release)}")
+        return path
+
+    return find
