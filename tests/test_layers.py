@@ -25,6 +25,8 @@ LAYERS = {"model": 1, "formats": 2, "ops": 3, "": 4, "testing": 4, "cli": 5, "__
 LEAVES = {"errors", "releases", "atomic"}
 #: Third-party distributions the package may import (pyproject's dependencies).
 THIRD_PARTY = {"numpy"}
+#: Extra ones per part: the testing helpers build hypothesis strategies (a test extra).
+PART_THIRD_PARTY = {"testing": {"hypothesis"}}
 
 
 def module_name(path: Path) -> str:
@@ -98,6 +100,7 @@ def test_imports_point_down(path: Path) -> None:
 def test_only_stdlib_and_declared_dependencies(path: Path) -> None:
     tops = {name.split(".")[0] for name in imported_modules(path)}
     foreign = tops - set(sys.stdlib_module_names) - THIRD_PARTY - {"profdata", "__future__", ""}
+    foreign -= PART_THIRD_PARTY.get(part_of(module_name(path)), set())
     assert not foreign, f"{module_name(path)} imports {sorted(foreign)}"
 
 

@@ -43,9 +43,22 @@ class Release:
     show_vtables_option: bool  # --show-vtables
     show_temporal_traces_option: bool  # --temporal-profile-traces
     show_correlation_warnings_option: bool  # --max-debug-info-correlation-warnings
-    show_pseudo_counts: bool  # "<PseudoHot>" blocks; pseudo records left out of the summary
+    #: "<PseudoHot>" blocks and pseudo records left out of the summary; before, a counter
+    #: of 2**64-1 was an "invalid count" that the summary and the function maxima skipped
+    show_pseudo_counts: bool
     show_instr_hot_func_list: bool  # --hot-func-list also lists hot instr functions
     show_indexed_binary_ids_header: bool  # indexed files print "Binary IDs: " even with none
+    show_topn_stable: bool  # --topn ties in reader order (before: libstdc++ heap order)
+    # -- merge (instr-indexed.md §7, §9; verified against 14, 16, 19, 22)
+    merge_pseudo_counts: bool  # PseudoHot/Warm merge rules; counters clamp at 2**64-3 (14: 2**64-1)
+    merge_contexts_merge_kind: bool  # writer contexts merge their flags (14 keeps context 0's)
+    merge_validates_memop_values: bool  # "invalid profile created" after writing duplicate sizes
+    merge_temporal_traces: bool  # temporal traces and --temporal-profile-* options
+    trace_reservoir_fills_first: bool  # fill the reservoir, then sample (else per-trace sampling)
+    merge_failure_mode_warn: bool  # --failure-mode=warn exists
+    merge_function_filters: bool  # --function / --no-function exist
+    merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
+    merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
     overlap_typo: bool  # "infomation"
 
 
@@ -79,6 +92,16 @@ def _row(n: int) -> Release:
         show_pseudo_counts=n >= 15,
         show_instr_hot_func_list=n >= 22,
         show_indexed_binary_ids_header=n >= 18,
+        show_topn_stable=n >= 22,
+        merge_pseudo_counts=n >= 15,
+        merge_contexts_merge_kind=n >= 15,
+        merge_validates_memop_values=n >= 15,
+        merge_temporal_traces=n >= 17,
+        trace_reservoir_fills_first=n >= 22,
+        merge_failure_mode_warn=n >= 18,
+        merge_function_filters=n >= 18,
+        merge_keep_vtable_symbols=n >= 19,
+        merge_write_prev_version=n >= 18,
         overlap_typo=n <= 21,
     )
 

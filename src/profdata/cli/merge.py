@@ -1,153 +1,210 @@
 """``profdata merge`` for instrumentation profiles.
 
-Reads raw, indexed and text inputs in llvm-profdata's order, merges them with
-:class:`profdata.ops.merge.InstrProfWriter`, reports problems with the same
-words and exit status as llvm-profdata of the selected release, and writes
-the result atomically (text with ``--text``, else indexed).
+Collects the inputs in llvm-profdata's order, merges them with
+:func:`profdata.ops.merge.merge_instr`, prints its diagnostics with
+llvm-profdata's words (``FILE: FUNC: message``, ``warning: FILE: message``),
+and writes the result atomically: indexed by default, text with ``--text``,
+standard output for ``-o -``.  Options a release did not have are refused
+with that release's message.
+
+``-j N`` replays LLVM's split into ``N`` writer contexts (it changes the
+bytes exactly as it does for llvm-profdata) and sizes our reader pool;
+without it the split is LLVM's default for a two-thread machine
+(:mod:`profdata.ops.merge_threads`), so the output never depends on where
+the command runs.
 """
 
 from __future__ import annotations
 
 import argparse
-import re
 import sys
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser
-from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
-from profdata.formats import open_instr
+from profdata.errors import FormatError, UsageError
 from profdata.formats import text as text_format
+from profdata.formats.indexed_write import write_indexed
 from profdata.model.instr import InstrProfile
-from profdata.model.names import ENCODING, ERRORS
-from profdata.ops.merge import InstrProfWriter, MergeWarning, WarningKind
-from profdata.ops.merge_inputs import WeightedFile, collect
+from profdata.ops.merge import (
+    INVALID_PROFILE,
+    ContextWarning,
+    Diagnostic,
+    FailureMode,
+    FilterNote,
+    InputFailure,
+    MergeOptions,
+    RecordWarning,
+    merge_instr,
+)
+from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.ops.merge_records import has_duplicate_memop_values
 
-_HINT = "Make sure that all profile data to be merged is generated from the same binary."
-_HINTED = {
-    WarningKind.HASH_MISMATCH,
-    WarningKind.COUNT_MISMATCH,
-    WarningKind.VALUE_SITE_COUNT_MISMATCH,
-}
+PROG = "llvm-profdata merge"
+HINT = "Make sure that all profile data to be merged is generated from the same binary."
+#: The indexed version ``--write-prev-version`` writes (``IndexedInstrProf::Version11``).
+PREV_INDEXED_VERSION = 11
+
+
+def _uint(text: str) -> int:
+    """A ``cl::opt<unsigned>``/``<uint64_t>`` value."""
+    if not text.isdigit() or int(text) >= 1 << 64:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+    return int(text)
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", help="input profiles or directories")
     parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
     parser.add_argument(
-        "--weighted-input", "-w", action="append", default=[], metavar="W,FILE",
+        "--weighted-input", action="append", default=[], metavar="W,FILE",
         help="an input with a weight",
     )  # fmt: skip
     parser.add_argument(
-        "-f", "--input-files", action="append", default=[], metavar="FILE",
-        help="file listing inputs, one 'W,FILE' or 'FILE' per line",
+        "-f", "--input-files", default=None, metavar="FILE",
+        help="file listing inputs, one '[W,]FILE' per line",
+    )  # fmt: skip
+    parser.add_argument(
+        "-r", "--remapping-file", default=None, metavar="FILE",
+        help="symbol remapping file: 'old_symbol new_symbol' per line",
     )  # fmt: skip
     parser.add_flag("--dump-input-file-list", help="print the weighted input list and stop")
     parser.add_flag("--instr", help="instrumentation profile (default)")
     parser.add_flag("--sample", help="sample profile")
-    parser.add_flag("--text", help="write the text format")
-    parser.add_flag("--binary", help="write the indexed (binary) format (default)")
+    for fmt in ("binary", "extbinary", "text", "gcc"):
+        parser.add_argument(
+            f"--{fmt}", dest="output_format", action="store_const", const=fmt,
+            help=f"write the {fmt} encoding",
+        )  # fmt: skip
     parser.add_flag("--sparse", help="drop functions whose counters are all zero")
-    parser.add_argument("-j", "--num-threads", type=int, default=0, help="worker count")
     parser.add_argument(
-        "--failure-mode", choices=("any", "all", "warn"), default="any",
+        "-j", "--num-threads", type=_uint, default=0,
+        help="LLVM writer contexts to replay, and our reader threads (default: auto)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--failure-mode", choices=[m.value for m in FailureMode], default="any",
         help="fail if any / all inputs are invalid, or only warn",
     )  # fmt: skip
     parser.add_argument("--function", default="", help="keep only functions matching regex")
     parser.add_argument("--no-function", default="", help="drop functions matching regex")
+    parser.add_argument(
+        "--temporal-profile-trace-reservoir-size", type=_uint, default=None,
+        help="maximum number of stored temporal profile traces (default: 100)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--temporal-profile-max-trace-length", type=_uint, default=None,
+        help="maximum length of one temporal profile trace (default: 10000)",
+    )  # fmt: skip
+    parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
+    parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
 
 
-def _check_release_options(args: argparse.Namespace) -> None:
-    if args.failure_mode == "warn" and args.release.number < 19:
-        raise UsageError(
-            "llvm-profdata merge: for the --failure-mode option: Cannot find option named 'warn'!"
-        )
-
-
-def _print_warning(warning: MergeWarning, hinted: set[WarningKind]) -> None:
-    parts = [p for p in (warning.source, warning.function) if p]
-    sys.stderr.write(": ".join([*parts, warning.kind.value]) + "\n")
-    if warning.kind in _HINTED and warning.kind not in hinted:
-        sys.stderr.write(_HINT + "\n")
-    hinted.add(warning.kind)
-
-
-def _filtered(profile: InstrProfile, keep: str, drop: str) -> InstrProfile:
-    if not keep and not drop:
-        return profile
-    keep_re = re.compile(keep) if keep else None
-    drop_re = re.compile(drop) if drop else None
-    records = [
-        rec
-        for rec in profile.records
-        if (keep_re is None or keep_re.search(rec.name))
-        and (drop_re is None or not drop_re.search(rec.name))
-    ]
-    return InstrProfile(
-        kind=profile.kind,
-        records=records,
-        format=profile.format,
-        version=profile.version,
-        binary_ids=profile.binary_ids,
-        traces=profile.traces,
-        trace_stream_size=profile.trace_stream_size,
-        vtable_names=profile.vtable_names,
-        symbols=profile.symbols,
-        explicit_frontend=profile.explicit_frontend,
+def _unknown(option: str) -> UsageError:
+    return UsageError(
+        f"{PROG}: Unknown command line argument '{option}'.  Try: '{PROG} --help'"
     )
 
 
-def merge_inputs(inputs: list[WeightedFile], args: argparse.Namespace) -> InstrProfWriter:
-    writer = InstrProfWriter()
-    errors = 0
-    hinted: set[WarningKind] = set()
-    for entry in inputs:
-        try:
-            profile = open_instr(entry.path)
-        except EmptyProfileError:
-            continue  # llvm-profdata skips empty inputs silently
-        except ProfdataError as exc:
-            errors += 1
-            sys.stderr.write(f"warning: {exc.headline()}\n")
-            continue
-        profile = _filtered(profile, args.function, args.no_function)
-        before = len(writer.warnings)
-        reason = writer.add_profile(profile, entry.weight, entry.path)
-        if reason is not None:
-            errors += 1
-            sys.stderr.write(f"warning: {entry.path}: {reason}\n")
-            continue
-        for warning in writer.warnings[before:]:
-            _print_warning(warning, hinted)
-    if inputs and (
-        (errors == len(inputs) and args.failure_mode != "warn")
-        or (errors and args.failure_mode == "any")
-    ):
-        raise MergeError("")
-    return writer
+def _check_release_options(args: argparse.Namespace) -> None:
+    """Refuse what the selected release's llvm-profdata did not know."""
+    rel = args.release
+    if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
+        raise UsageError(f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!")
+    if not rel.merge_function_filters:
+        if args.function:
+            raise _unknown(f"--function={args.function}")
+        if args.no_function:
+            raise _unknown(f"--no-function={args.no_function}")
+    if not rel.merge_temporal_traces:
+        if args.temporal_profile_trace_reservoir_size is not None:
+            raise _unknown("--temporal-profile-trace-reservoir-size")
+        if args.temporal_profile_max_trace_length is not None:
+            raise _unknown("--temporal-profile-max-trace-length")
+    if args.keep_vtable_symbols and not rel.merge_keep_vtable_symbols:
+        raise _unknown("--keep-vtable-symbols")
+    if args.write_prev_version and not rel.merge_write_prev_version:
+        raise _unknown("--write-prev-version")
+
+
+def print_diagnostic(diagnostic: Diagnostic) -> None:
+    """One diagnostic as llvm-profdata prints it (plus our located detail for bad inputs)."""
+    err = sys.stderr
+    if isinstance(diagnostic, RecordWarning):
+        err.write(f"{diagnostic.source}: {diagnostic.function}: {diagnostic.kind.value}\n")
+        if diagnostic.first_time and diagnostic.kind.wants_hint:
+            err.write(HINT + "\n")
+    elif isinstance(diagnostic, ContextWarning):
+        err.write(f"warning: {diagnostic.kind.value}\n")
+    elif isinstance(diagnostic, InputFailure):
+        err.write(f"warning: {diagnostic.path}: {diagnostic.message}\n")
+        if isinstance(diagnostic.error, FormatError):
+            detail = diagnostic.error.locate()
+            if detail:
+                err.write(f"  detail: {detail}\n")
+    elif isinstance(diagnostic, FilterNote):
+        err.write(
+            f"{diagnostic.removed} of {diagnostic.total} functions "
+            "in the original profile are filtered.\n"
+        )
+    err.flush()
+
+
+def _options(args: argparse.Namespace) -> MergeOptions:
+    remapping = read_remapping(args.remapping_file) if args.remapping_file else {}
+    reservoir = args.temporal_profile_trace_reservoir_size
+    max_length = args.temporal_profile_max_trace_length
+    return MergeOptions(
+        release=args.release,
+        num_threads=args.num_threads,
+        failure_mode=FailureMode(args.failure_mode),
+        trace_reservoir_size=100 if reservoir is None else reservoir,
+        max_trace_length=10000 if max_length is None else max_length,
+        keep_vtable_symbols=args.keep_vtable_symbols,
+        remapping=remapping,
+        function=args.function,
+        no_function=args.no_function,
+        read_workers=args.num_threads,
+    )
+
+
+def _encode(args: argparse.Namespace, merged: InstrProfile, sparse: InstrProfile) -> bytes:
+    if args.output_format == "text":
+        return text_format.write(sparse, args.release)
+    version = PREV_INDEXED_VERSION if args.write_prev_version else None
+    return write_indexed(merged, release=args.release, version=version, sparse=args.sparse)
 
 
 def run(args: argparse.Namespace) -> int:
     _check_release_options(args)
     if args.sample:
-        raise UsageError("llvm-profdata merge: sample profiles are not supported yet")
+        raise UsageError(f"{PROG}: sample profiles are not supported yet")
     inputs = collect(args.inputs, args.weighted_input, args.input_files)
-    if args.dump_input_file_list:
-        for entry in inputs:
-            sys.stdout.write(f"{entry.weight},{entry.path}\n")
-        return 0
     if not inputs:
-        raise UsageError("llvm-profdata merge: no input files specified. See llvm-profdata merge -help")
-    writer = merge_inputs(inputs, args)
-    profile = writer.to_profile(sparse=args.sparse)
-    if args.text:
-        data = text_format.write(profile, args.release).encode(ENCODING, ERRORS)
-    else:
-        from profdata.formats.indexed_write import write_indexed
-
-        data = write_indexed(writer, release=args.release, sparse=args.sparse)
-    if args.output == "-":
+        raise UsageError(f"no input files specified. See {PROG} -help")
+    if args.dump_input_file_list:
+        sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
+        return 0
+    options = _options(args)
+    if args.output_format == "gcc":
+        raise UsageError("unknown format is specified")
+    result = merge_instr(inputs, options, sink=print_diagnostic)
+    writer = result.writer
+    sparse = writer.to_profile(sparse=True) if args.sparse else writer.to_profile()
+    merged = writer.to_profile() if args.sparse else sparse
+    to_stdout = args.output == "-"
+    if to_stdout and args.output_format != "text" and sys.stdout.isatty():
+        raise UsageError("cannot write a non-text format profile to the terminal")
+    data = _encode(args, merged, sparse)
+    if to_stdout:
+        sys.stdout.flush()
         sys.stdout.buffer.write(data)
         sys.stdout.buffer.flush()
     else:
         atomic_write_bytes(args.output, data)
+    written = sparse if args.output_format == "text" else merged
+    if args.release.merge_validates_memop_values and _has_invalid(written):
+        sys.stderr.write(f"warning: {INVALID_PROFILE}\n")
     return 0
+
+
+def _has_invalid(profile: InstrProfile) -> bool:
+    return any(has_duplicate_memop_values(rec) for rec in profile.records)

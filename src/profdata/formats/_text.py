@@ -45,7 +45,9 @@ def parse_uint(text: bytes, radix: int = 10, bits: int = 64) -> int | None:
     decimal.  No sign, no spaces, no digit separators, and the whole text must
     be consumed.
     """
-    if radix == 10 and text.isdigit():
+    if radix == 10:
+        if not text.isdigit():
+            return None
         value = int(text)
         return None if value >> bits else value
     body = text
@@ -83,13 +85,13 @@ class LineCursor:
     """A cursor over the visible lines of a text profile.
 
     ``lines`` holds the visible lines (bytes, line ends removed) and
-    ``numbers`` their 1-based physical line numbers; ``index`` points at the
-    current line.  Parsers advance with :meth:`next` (one line) or :meth:`take`
+    ``index`` points at the current one; physical line numbers are worked out
+    only when an error needs them.  Parsers advance with :meth:`next` (one line) or :meth:`take`
     (a run of lines, for vectorised parsing of counter blocks) and report bad
     input with :meth:`fail`.
     """
 
-    __slots__ = ("_starts", "data", "index", "lines", "numbers", "path")
+    __slots__ = ("_comment", "_numbers", "_physical", "_starts", "data", "index", "lines", "path")
 
     def __init__(
         self,
@@ -111,13 +113,14 @@ class LineCursor:
                 line[:-1] if i < last and line.endswith(b"\r") else line
                 for i, line in enumerate(physical)
             ]
+        self._physical = physical
+        self._comment = comment
         if comment is None:
-            keep = [i for i, line in enumerate(physical) if line]
+            self.lines: list[bytes] = [line for line in physical if line]
         else:
-            keep = [i for i, line in enumerate(physical) if line and line[0] != comment]
-        self.lines: list[bytes] = [physical[i] for i in keep]
-        self.numbers: list[int] = [i + 1 for i in keep]
+            self.lines = [line for line in physical if line and line[0] != comment]
         self.index = 0
+        self._numbers: list[int] | None = None
         self._starts: list[int] | None = None
 
     # -- position ----------------------------------------------------------
@@ -129,12 +132,25 @@ class LineCursor:
         """The current line, or None at the end (LLVM's empty ``*Line`` at end)."""
         return self.lines[self.index] if self.index < len(self.lines) else None
 
+    @property
+    def numbers(self) -> list[int]:
+        """1-based physical line number of each visible line."""
+        if self._numbers is None:
+            comment = self._comment
+            self._numbers = [
+                i + 1
+                for i, line in enumerate(self._physical)
+                if line and (comment is None or line[0] != comment)
+            ]
+        return self._numbers
+
     def line_number(self, index: int | None = None) -> int:
-        """Physical 1-based line number of a visible line (past the end: last line + 1)."""
+        """1-based physical line number of a visible line (past the end: the one after the last)."""
         i = self.index if index is None else index
-        if i < len(self.numbers):
+        if i < len(self.lines):
             return self.numbers[i]
-        return self.data.count(b"\n") + 1
+        unterminated = bool(self.data) and not self.data.endswith(b"\n")
+        return self.data.count(b"\n") + 1 + unterminated
 
     def line_offset(self, index: int | None = None) -> int:
         """Byte offset of the start of a visible line in the file."""
@@ -190,6 +206,14 @@ class LineCursor:
         truncated_message: str | None = None,
     ) -> int:
         """Read the next line as an unsigned integer (``getAsInteger``), or fail located."""
+        i = self.index
+        if i < len(self.lines):
+            line = self.lines[i]
+            if line.isdigit() and (radix == 10 or line[0] != 0x30 or len(line) == 1):
+                decimal = int(line)
+                if not decimal >> bits:
+                    self.index = i + 1
+                    return decimal
         expected = describe_radix(radix, bits)
         if self.index >= len(self.lines):
             self.fail(

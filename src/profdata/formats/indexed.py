@@ -9,7 +9,8 @@ summary, the hash-table header, binary ids, temporal traces and vtable names
 are small and parsed eagerly; function records are decoded only when a name
 is looked up (one bucket) or the records are iterated (payload order, which is
 the order ``llvm-profdata show`` prints).  Counters are zero-copy numpy views
-into the input buffer, so a memory-mapped file is never copied wholesale.
+into the input buffer, so a memory-mapped file is never copied wholesale; the
+views are read-only, and code that accumulates into them must copy first.
 
 Checks happen in LLVM's order so that the first error line matches
 llvm-profdata where LLVM's behaviour is defined; where LLVM reads out of
@@ -73,7 +74,7 @@ _U64X2 = struct.Struct("<QQ")
 _U32X2 = struct.Struct("<II")
 _COUNT_DTYPE = np.dtype("<u8")
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint64)
-_NO_VALUE_DATA = _U32X2.pack(8, 0)  # ValueProfData{TotalSize 8, NumValueKinds 0}
+_NO_VALUE_DATA = 8  # ValueProfData{TotalSize 8, NumValueKinds 0} read as one u64
 
 
 def truncated_header_error(layout: IndexedLayout) -> type[FormatError]:
@@ -190,7 +191,7 @@ class RecordDecoder:
                 pos += 8 * num_bitmap
             sites: dict[ValueKind, list[ValueSite]] = {}
             if self._value_prof_data:
-                if end - pos >= 8 and data[pos : pos + 8] == _NO_VALUE_DATA:
+                if end - pos >= 8 and unpack_u64(data, pos)[0] == _NO_VALUE_DATA:
                     pos += 8
                 else:
                     pos = self._value_prof(name, pos, end, sites)
@@ -198,7 +199,13 @@ class RecordDecoder:
         return records
 
     def count(self, name: str, item: ItemRef) -> int:
-        """How many records the item holds, skipping over counters and value data."""
+        """How many records the item holds, skipping over counters and value data.
+
+        Anything :meth:`decode` would reject is handed to it, so errors (and
+        their order) are the same whether records are counted or decoded.
+        """
+        if item.data_length % 8 or item.data_length <= 8:
+            return len(self.decode(name, item))
         if self._implied:
             return 1
         data = self._data
@@ -304,8 +311,11 @@ class IndexedRecords(Sequence[InstrRecord]):
     """Records in hash-table payload order, decoded on demand.
 
     Iteration streams through the payload.  ``len()`` and indexing first build
-    a small index (one pass over the item headers and record sizes, no
-    counters decoded); the last decoded item is cached for sequential access.
+    an index (one pass over the item headers and record sizes, no counters
+    decoded) that later iterations reuse instead of walking the table again;
+    ``list(records)`` asks for ``len()`` first, so it pays for exactly one
+    walk plus the decoding.  The last decoded item is cached for sequential
+    indexing.
     """
 
     def __init__(self, table: OnDiskHashTable, decoder: RecordDecoder) -> None:
@@ -316,19 +326,29 @@ class IndexedRecords(Sequence[InstrRecord]):
         self._cached: tuple[int, list[InstrRecord]] | None = None
 
     def __iter__(self) -> Iterator[InstrRecord]:
-        table = self._table
         decode = self._decoder.decode
+        if self._items is not None:
+            for name, item in self._items:
+                yield from decode(name, item)
+            return
+        for name, item in self._named_items():
+            yield from decode(name, item)
+
+    def _named_items(self) -> Iterator[tuple[str, ItemRef]]:
+        table = self._table
         data = table.data
         for item in table.items():
             key = data[item.key_offset : item.key_offset + item.key_length]
-            yield from decode(str(key, ENCODING, ERRORS), item)
+            yield str(key, ENCODING, ERRORS), item
 
     def _index(self) -> tuple[list[tuple[str, ItemRef]], np.ndarray]:
         if self._items is None or self._starts is None:
-            table = self._table
             count = self._decoder.count
-            items = [(name_str(table.key(item)), item) for item in table.items()]
-            sizes = [count(name, item) for name, item in items]
+            items: list[tuple[str, ItemRef]] = []
+            sizes: list[int] = []
+            for name, item in self._named_items():
+                sizes.append(count(name, item))  # item by item: errors in payload order
+                items.append((name, item))
             self._starts = np.concatenate(
                 [np.zeros(1, dtype=np.int64), np.cumsum(sizes, dtype=np.int64)]
             )

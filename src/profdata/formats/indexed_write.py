@@ -17,6 +17,10 @@ and each hash, which is why :func:`write_indexed` takes the *unfiltered*
 merged profile in first-seen order (what ``InstrProfWriter.to_profile()``
 returns) and applies ``--sparse`` itself: LLVM 14/16 drop sparse names only
 while walking the full ``StringMap``, so the dropped names still shape the order.
+
+Versions that no supported release writes (1-6, 8, 10, 11) get their own
+layout but the generator and summary rules of ``release``; the releases that
+once wrote them are not reproduced byte for byte, but LLVM 22 reads each back.
 """
 
 from __future__ import annotations

@@ -46,9 +46,16 @@ from profdata.formats.raw_layout import (
     sections,
 )
 from profdata.formats.raw_write import write
-from profdata.model.instr import Counts, InstrProfile, InstrRecord, TemporalTrace, ValueData
+from profdata.model.instr import (
+    Counts,
+    InstrProfile,
+    InstrRecord,
+    TemporalTrace,
+    ValueData,
+    ValueSite,
+)
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hash
+from profdata.model.names import md5_hash_bytes, name_bytes
 
 __all__ = ["read", "sniff", "write"]
 
@@ -57,7 +64,7 @@ _BAD_MAGIC = "invalid instrumentation profile data (bad magic)"  # instrprof_err
 _IPVK_LAST = int(max(ValueKind))
 _MAX_U64 = 0xFFFFFFFFFFFFFFFF
 
-ValueSites = dict[ValueKind, list[list[ValueData]]]
+ValueSites = dict[ValueKind, list[ValueSite]]
 
 
 def sniff(prefix: bytes) -> bool:
@@ -66,7 +73,7 @@ def sniff(prefix: bytes) -> bool:
 
 
 def read(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:
-    """Every raw profile in ``view`` (several may be concatenated) as one profile.
+    """Every raw profile in ``data`` (several may be concatenated) as one profile.
 
     Records come in data-record order.  ``kind`` and ``version`` are those of
     the first header (what ``llvm-profdata merge`` uses); ``symbols`` holds
@@ -96,8 +103,8 @@ class _RawPart:
     header_size: int
     records: list[InstrRecord]
     binary_ids: list[bytes]
-    names: list[str]
-    vtable_names: list[str]
+    names: dict[int, str]  # NameRef -> function name
+    vtable_names: dict[int, str]
     timestamps: list[tuple[int, int]]
     end: int
 
@@ -111,11 +118,10 @@ def _assemble(parts: list[_RawPart]) -> InstrProfile:
     for part in parts:
         records.extend(part.records)
         binary_ids.extend(part.binary_ids)
-        for name in part.names:
-            symbols.setdefault(md5_hash(name), name)
-        for name in part.vtable_names:
-            symbols.setdefault(md5_hash(name), name)
-            vtable_names.setdefault(name, None)
+        for table in (part.names, part.vtable_names):
+            for ref, name in table.items():
+                symbols.setdefault(ref, name)
+        vtable_names.update(dict.fromkeys(part.vtable_names.values()))
         timestamps.extend(part.timestamps)
     traces: list[TemporalTrace] = []
     if timestamps:
@@ -151,7 +157,7 @@ def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
             MalformedError,
             "bytes after the last profile are neither zero padding nor a header",
             field="header",
-            expected="a raw profile header",
+            expected=f"{header_size} bytes for a header",
             found=f"{cur.end - pos} bytes",
             at=pos,
             llvm_message=f"{_MALFORMED}: not enough space for another header",
@@ -293,19 +299,26 @@ class _ProfileReader:
         return self.start + 8 * self.layout.header_fields.index(name)
 
     def _check_binary_ids_size(self) -> None:
-        """``readHeader``'s bad_header tests: ids size, then every section inside the buffer."""
+        """``readHeader``'s first bad_header test: whole words of binary ids, inside the file."""
         cur, header = self.cur, self.header
-        ids = self.regions["binary_ids"]
-        if header.binary_ids_size % 8 or ids.end > cur.end:
+        if header.binary_ids_size % 8:
             cur.fail(
                 HeaderCorruptError,
-                "the binary-id section size is not a multiple of 8"
-                if header.binary_ids_size % 8
-                else "the binary-id section runs past the end of the file",
+                "the binary-id section size is not a multiple of 8",
                 field="header.binary_ids_size",
-                expected=f"a multiple of 8, at most {cur.end - ids.start}",
+                expected="a multiple of 8",
                 found=str(header.binary_ids_size),
                 at=self._field_offset("binary_ids_size"),
+            )
+        ids = self.regions["binary_ids"]
+        if ids.end > cur.end:
+            cur.fail(
+                HeaderCorruptError,
+                "the header's BinaryIdsSize puts the binary-id section past the end of the file",
+                field="binary_ids",
+                expected=f"{ids.size} bytes",
+                found=f"{cur.end - ids.start} bytes",
+                at=ids.start,
             )
 
     def _check_regions(self) -> None:
@@ -365,10 +378,13 @@ class _ProfileReader:
             pos = cur.pos + padded
         return ids
 
-    def _names(self, region: Section) -> list[str]:
-        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
+    def _names(self, region: Section) -> dict[int, str]:
+        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed.
+
+        The first of several names with one hash wins (LLVM's choice is unspecified).
+        """
         if not region.size:
-            return []
+            return {}
         cur = self.cur
         cur.pos = region.start
         names = read_name_chunks(cur.sub(region.size, region.name), region.name)
@@ -382,7 +398,10 @@ class _ProfileReader:
                 at=region.start,
                 llvm_message=f"{_MALFORMED}: symbol name is empty",
             )
-        return names
+        table: dict[int, str] = {}
+        for name in names:
+            table.setdefault(md5_hash_bytes(name_bytes(name)), name)
+        return table
 
     def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
         return np.frombuffer(self.cur.data, dtype=dtype, count=count, offset=region.start)
@@ -418,15 +437,13 @@ class _RecordReader:
         profile: _ProfileReader,
         data: npt.NDArray[np.void],
         vtables: npt.NDArray[np.void],
-        names: list[str],
+        names: dict[int, str],
     ) -> None:
         self.cur = profile.cur
         self.layout = layout = profile.layout
         self.data = data
         self.addresses = _AddressMap(data, vtables)
-        self.names: dict[int, str] = {}
-        for name in names:
-            self.names.setdefault(md5_hash(name), name)
+        self.names = names
         self.data_start = profile.regions["data"].start
         self.counters = profile.regions["counters"]
         self.bitmap = profile.regions["bitmap"]
@@ -455,8 +472,7 @@ class _RecordReader:
         self.pair_dtype = np.dtype([("value", layout.word_dtype), ("count", layout.word_dtype)])
 
     def _field_at(self, index: int, name: str) -> int:
-        offset: int = self.layout.data_dtype.fields[name][1]  # type: ignore[index]
-        return self.data_start + index * self.layout.data_size + offset
+        return self.data_start + index * self.layout.data_size + self.layout.data_offset(name)
 
     def _first_bad_record(self) -> int:
         """The first record whose counters or bitmap fall outside their sections (vectorized)."""

@@ -111,6 +111,11 @@ class RawLayout:
     def header_size(self) -> int:
         return 8 * len(self.header_fields)
 
+    def data_offset(self, name: str) -> int:
+        """Byte offset of a field inside a data record."""
+        offset: int = self.data_dtype.fields[name][1]  # type: ignore[index]
+        return offset
+
     @property
     def data_size(self) -> int:
         """D: the byte size of one data record."""
@@ -152,19 +157,16 @@ class RawLayout:
 
     @property
     def pads_byte_counters(self) -> bool:
-        """False for v8: LLVM 14-17's runtime sizes PaddingBytesAfterCounters as if counters
-        were 8 bytes, so single-byte counters leave it 0 and every later section unaligned."""
+        """False for v8: the runtime of LLVM 14 and 16 computes PaddingBytesAfterCounters as if
+        counters were 8 bytes, so single-byte counters leave it 0 and later sections unaligned."""
         return self.version != 8
 
     @property
     def maybe_trunk_relative(self) -> bool:
-        """v7 files of LLVM 14 trunk already had relative CounterPtrs (D104556 came before the
-        bump to v8); LLVM's own test input ``llvm-13/compressed.profraw`` is one."""
+        """Some v7 files have v8's relative CounterPtrs: LLVM's own test input
+        ``llvm-13/compressed.profraw`` (apparently written by a trunk compiler between the
+        relative-pointer change, D104556, and the bump to v8).  Release 13 wrote absolute ones."""
         return self.version == 7
-
-    @property
-    def pointer_dtype(self) -> np.dtype[np.unsignedinteger]:
-        return np.dtype(f"{self.order}u{self.width}")
 
     @property
     def word_dtype(self) -> np.dtype[np.unsignedinteger]:

@@ -25,7 +25,7 @@ from profdata.formats.raw_layout import (
     magic_for,
     raw_layout,
 )
-from profdata.model.instr import InstrProfile, InstrRecord
+from profdata.model.instr import InstrProfile, ValueSite
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
 
@@ -126,6 +126,7 @@ class _RawWriter:
         self.byte_coverage = bool(profile.kind & ProfileKind.SINGLE_BYTE_COVERAGE)
         self.temporal = bool(profile.kind & ProfileKind.TEMPORAL)
         self.name_refs = [md5_hash(r.name) for r in self.records]
+        self.sites = [r.sites_by_kind() for r in self.records]
         self.vtable_names = list(dict.fromkeys(profile.vtable_names))
         self._check()
 
@@ -145,13 +146,13 @@ class _RawWriter:
         for name in [r.name for r in self.records] + self.vtable_names:
             if "\x01" in name:
                 raise UsageError(f"name {name!r} contains the name separator byte 0x01")
-        for record in self.records:
+        for record, record_sites in zip(self.records, self.sites, strict=True):
             where = f"record {record.name!r} (hash {record.hash:#x})"
             if not len(record.counts) and not self.temporal:
                 raise UsageError(f"{where} has no counters; LLVM rejects NumCounters = 0")
             if record.bitmap and not layout.has_bitmap:
                 raise UsageError(f"{where} has MC/DC bitmap bytes; raw version {version} has none")
-            for kind, sites in record.sites_by_kind().items():
+            for kind, sites in record_sites.items():
                 if kind >= layout.num_value_kinds:
                     raise UsageError(
                         f"{where} has {kind.name} sites; raw version {version} has none"
@@ -180,27 +181,33 @@ class _RawWriter:
         return stamps
 
     def _counters(self) -> _Counters:
-        order = self.layout.order
+        order, records = self.layout.order, self.records
+        lengths = np.array([len(r.counts) for r in records], dtype=np.int64)
+        values = np.concatenate(
+            [np.zeros(0, np.uint64), *(np.asarray(r.counts, np.uint64) for r in records)]
+        )
+        if self.byte_coverage:
+            body = np.where(values != 0, 0, 0xFF).astype(np.uint8)
+        else:
+            body = values.astype(f"{order}u8")
+        if not self.temporal:
+            offsets = (np.cumsum(lengths) - lengths) * body.itemsize
+            return _Counters(body.tobytes(), offsets.tolist(), lengths.tolist())
         chunks: list[bytes] = []
-        offsets: list[int] = []
+        offsets_: list[int] = []
         nums: list[int] = []
-        pos = 0
-        for record, stamp in zip(self.records, self._timestamps(), strict=True):
-            counts = np.asarray(record.counts, dtype=np.uint64)
-            if self.byte_coverage:
-                body = np.where(counts != 0, 0, 0xFF).astype(np.uint8).tobytes()
-            else:
-                body = counts.astype(f"{order}u8").tobytes()
-            if self.temporal:
-                if pad8(pos):
-                    chunks.append(bytes(pad8(pos)))
-                    pos += pad8(pos)
-                body = struct.pack(f"{order}Q", stamp) + body
-            offsets.append(pos)
-            nums.append(len(body) if self.byte_coverage else len(body) // 8)
-            chunks.append(body)
-            pos += len(body)
-        return _Counters(b"".join(chunks), offsets, nums)
+        pos = start = 0
+        for length, stamp in zip(lengths.tolist(), self._timestamps(), strict=True):
+            if pad8(pos):  # the u64 timestamp of byte counters stays aligned
+                chunks.append(bytes(pad8(pos)))
+                pos += pad8(pos)
+            chunk = struct.pack(f"{order}Q", stamp) + body[start : start + length].tobytes()
+            start += length
+            offsets_.append(pos)
+            nums.append(len(chunk) // body.itemsize)
+            chunks.append(chunk)
+            pos += len(chunk)
+        return _Counters(b"".join(chunks), offsets_, nums)
 
     def _bitmap_offsets(self) -> list[int]:
         """Where each record's bitmap bytes start (records without any point past the last)."""
@@ -248,11 +255,12 @@ class _RawWriter:
             vtables.setdefault(md5_hash(name), start + _VTABLE_ADDRESS_POINT)
         return {ValueKind.INDIRECT_CALL_TARGET: functions, ValueKind.VTABLE_TARGET: vtables}
 
-    def _value_blob(self, record: InstrRecord, targets: dict[ValueKind, dict[int, int]]) -> bytes:
+    def _value_blob(
+        self, kinds: dict[ValueKind, list[ValueSite]], targets: dict[ValueKind, dict[int, int]]
+    ) -> bytes:
         """One ``ValueProfData``: kinds in increasing order, every site present."""
         order = self.layout.order
         body = ByteWriter(order)
-        kinds = record.sites_by_kind()
         for kind, sites in kinds.items():
             body.u32(int(kind))
             body.u32(len(sites))
@@ -297,8 +305,8 @@ class _RawWriter:
         nodes = self.space.values + _FUNCTION_ALIGN * np.cumsum(values)
         data["values"] = np.where(values, nodes, 0).astype(np.uint64) & mask
         data["num_counters"] = np.array(counters.num_counters, dtype=np.uint32)
-        for row, record in enumerate(records):
-            for kind, sites in record.sites_by_kind().items():
+        for row, record_sites in enumerate(self.sites):
+            for kind, sites in record_sites.items():
                 data["num_value_sites"][row, int(kind)] = len(sites)
         if layout.has_bitmap:
             bptrs = bitmap_base - index * layout.data_size + np.array(self._bitmap_offsets())
@@ -319,10 +327,8 @@ class _RawWriter:
         counters_base = counters_addr - space.data if layout.relative_counter_ptr else counters_addr
         bitmap_base = bitmap_addr - space.data if bitmap else 0
         targets = self._value_targets()
-        has_values = [bool(r.sites_by_kind()) for r in records]
-        blobs = [
-            self._value_blob(r, targets) for r, has in zip(records, has_values, strict=True) if has
-        ]
+        has_values = [bool(sites) for sites in self.sites]
+        blobs = [self._value_blob(sites, targets) for sites in self.sites if sites]
         binary_ids = self._binary_ids()
         pads_counters = layout.pads_byte_counters or not self.byte_coverage
         mask = layout.pointer_mask

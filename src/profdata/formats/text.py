@@ -30,6 +30,7 @@ from profdata.errors import HeaderCorruptError, TextSyntaxError, TruncatedError
 from profdata.formats import InstrFormat, register
 from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint, show_line
 from profdata.model.instr import (
+    Counts,
     InstrProfile,
     InstrRecord,
     TemporalTrace,
@@ -59,6 +60,16 @@ _EXTERNAL_SYMBOL_BYTES = EXTERNAL_SYMBOL.encode()
 
 _MALFORMED = "malformed instrumentation profile data"
 _END_OF_FILE = "end of File"  # instrprof_error::eof, met only inside the temporal block
+#: TextInstrProfReader's malformed-data messages (LLVM 22)
+_BAD_FUNC_HASH = f"{_MALFORMED}: function hash is not a valid integer"
+_BAD_NUM_COUNTERS = f"{_MALFORMED}: number of counters is not a valid integer"
+_ZERO_COUNTERS = f"{_MALFORMED}: number of counters is zero"
+_BAD_NUM_BITMAP_BYTES = f"{_MALFORMED}: number of bitmap bytes is not a valid integer"
+_BAD_COUNT = f"{_MALFORMED}: count is invalid"
+_BAD_BITMAP_BYTE = f"{_MALFORMED}: bitmap byte is not a valid integer"
+_BAD_NUM_VALUE_KINDS = f"{_MALFORMED}: number of value kinds is invalid"
+_BAD_VALUE_KIND = f"{_MALFORMED}: value kind is invalid"
+_EMPTY_SYMBOL = f"{_MALFORMED}: symbol name is empty"
 _U64_MAX = (1 << 64) - 1
 _IPVK_LAST = max(ValueKind)  # the reader accepts LLVM 22's kinds
 
@@ -161,12 +172,12 @@ def _read_record(
         "func_hash",
         radix=0,
         error=TextSyntaxError,
-        llvm_message=f"{_MALFORMED}: function hash is not a valid integer",
+        llvm_message=_BAD_FUNC_HASH,
     )
     num_counters = cur.uint(
         "num_counters",
         error=TextSyntaxError,
-        llvm_message=f"{_MALFORMED}: number of counters is not a valid integer",
+        llvm_message=_BAD_NUM_COUNTERS,
     )
     if num_counters == 0:
         cur.fail(
@@ -176,7 +187,7 @@ def _read_record(
             expected="> 0",
             found="0",
             index=cur.index - 1,
-            llvm_message=f"{_MALFORMED}: number of counters is zero",
+            llvm_message=_ZERO_COUNTERS,
         )
     counts = _read_counts(cur, num_counters)
     bitmap = b""
@@ -190,7 +201,7 @@ def _read_record(
                 field="num_bitmap_bytes",
                 expected="$ and an integer (0x/0b/0o/0 prefixes) u64",
                 found=show_line(line),
-                llvm_message=f"{_MALFORMED}: number of bitmap bytes is not a valid integer",
+                llvm_message=_BAD_NUM_BITMAP_BYTES,
             )
         cur.index += 1
         bitmap = _read_bitmap(cur, num_bytes)
@@ -203,7 +214,7 @@ def _read_record(
     )
 
 
-def _read_counts(cur: LineCursor, num_counters: int) -> np.ndarray:
+def _read_counts(cur: LineCursor, num_counters: int) -> Counts:
     """The counter lines, checked and converted in one pass; the slow path only locates errors."""
     chunk = cur.take(num_counters)
     start = cur.index - len(chunk)
@@ -218,7 +229,7 @@ def _read_counts(cur: LineCursor, num_counters: int) -> np.ndarray:
                     expected="decimal u64",
                     found=show_line(text),
                     index=start + i,
-                    llvm_message=f"{_MALFORMED}: count is invalid",
+                    llvm_message=_BAD_COUNT,
                 )
     if len(chunk) < num_counters:
         cur.fail(
@@ -245,7 +256,7 @@ def _read_bitmap(cur: LineCursor, num_bytes: int) -> bytes:
                 expected="integer (0x/0b/0o/0 prefixes) u8",
                 found=show_line(text),
                 index=start + i,
-                llvm_message=f"{_MALFORMED}: bitmap byte is not a valid integer",
+                llvm_message=_BAD_BITMAP_BYTE,
             )
         out.append(byte)
     if len(chunk) < num_bytes:
@@ -277,7 +288,7 @@ def _read_value_sites(
             field="num_value_kinds",
             expected=f"1..{_IPVK_LAST + 1}",
             found=str(num_kinds),
-            llvm_message=f"{_MALFORMED}: number of value kinds is invalid",
+            llvm_message=_BAD_NUM_VALUE_KINDS,
         )
     cur.index += 1
     sites: dict[ValueKind, list[ValueSite]] = {}
@@ -291,7 +302,7 @@ def _read_value_sites(
                 expected=f"0..{_IPVK_LAST}",
                 found=str(kind_number),
                 index=cur.index - 1,
-                llvm_message=f"{_MALFORMED}: value kind is invalid",
+                llvm_message=_BAD_VALUE_KIND,
             )
         kind = ValueKind(kind_number)
         num_sites = cur.uint("num_value_sites", bits=32, error=TextSyntaxError)
@@ -339,7 +350,7 @@ def _read_site(
                 expected="<name>:<decimal>",
                 found=show_line(line),
                 index=start + i,
-                llvm_message=f"{_MALFORMED}: symbol name is empty",
+                llvm_message=_EMPTY_SYMBOL,
             )
         else:
             value = md5_hash_bytes(target)

@@ -18,13 +18,18 @@ _U64 = np.uint64
 Counts = npt.NDArray[np.uint64]
 
 
-def scale_counts(counts: Counts, weight: int) -> tuple[Counts, bool]:
-    """``InstrProfRecord::scale(weight, 1)``: multiply, saturate, clamp; report overflow."""
+def scale_counts(
+    counts: Counts, weight: int, max_count: int = INSTR_MAX_COUNT
+) -> tuple[Counts, bool]:
+    """``InstrProfRecord::scale(weight, 1)``: multiply, saturate, clamp; report overflow.
+
+    ``max_count`` is the clamp (LLVM 14 had none: pass :data:`U64_MAX`).
+    """
     src = np.asarray(counts, dtype=_U64)
     if weight == 1:
-        over = src > INSTR_MAX_COUNT
+        over = src > max_count
         if over.any():
-            return np.minimum(src, _U64(INSTR_MAX_COUNT)), True
+            return np.minimum(src, _U64(max_count)), True
         return src.copy(), False
     if weight == 0:
         return np.zeros_like(src), False
@@ -33,12 +38,14 @@ def scale_counts(counts: Counts, weight: int) -> tuple[Counts, bool]:
     with np.errstate(over="ignore"):
         out = src * _U64(weight)
     out[overflow] = _U64(U64_MAX)
-    clamp = out > _U64(INSTR_MAX_COUNT)
-    out[clamp] = _U64(INSTR_MAX_COUNT)
+    clamp = out > _U64(max_count)
+    out[clamp] = _U64(max_count)
     return out, bool(overflow.any() or clamp.any())
 
 
-def merge_counts(dst: Counts, src: Counts, weight: int) -> tuple[Counts, bool]:
+def merge_counts(
+    dst: Counts, src: Counts, weight: int, max_count: int = INSTR_MAX_COUNT
+) -> tuple[Counts, bool]:
     """``dst + src * weight`` per element, saturating like ``InstrProfRecord::merge``."""
     scaled = np.asarray(src, dtype=_U64)
     overflow = np.zeros(len(scaled), dtype=bool)
@@ -51,8 +58,8 @@ def merge_counts(dst: Counts, src: Counts, weight: int) -> tuple[Counts, bool]:
         total = np.asarray(dst, dtype=_U64) + scaled
     overflow |= total < scaled
     total[overflow] = _U64(U64_MAX)
-    clamp = total > _U64(INSTR_MAX_COUNT)
-    total[clamp] = _U64(INSTR_MAX_COUNT)
+    clamp = total > _U64(max_count)
+    total[clamp] = _U64(max_count)
     return total, bool(overflow.any() or clamp.any())
 
 

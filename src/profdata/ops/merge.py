@@ -1,236 +1,431 @@
-"""Merging instrumentation profiles (LLVM's ``InstrProfWriter`` record model).
+"""Merging instrumentation profiles the way ``llvm-profdata merge`` does.
 
-Mirrors ``InstrProfWriter::addRecord`` / ``InstrProfRecord::merge`` of LLVM 22:
-a new (name, hash) is stored and scaled by the input weight; a known one is
-merged with saturating arithmetic; afterwards every value site is stably
-sorted by descending count and cut to 255 entries.  Python dicts keep the
-first-seen order of names and of hashes under a name, which the indexed
-writer needs to reproduce LLVM's hash-table layouts.
+:class:`InstrProfWriter` is one of LLVM's writer contexts: names in a
+``StringMap``, the records of a name in a ``SmallDenseMap`` keyed by FuncHash,
+plus flags, binary ids, vtable names and temporal traces.  Python dicts keep
+first-seen order; LLVM's iteration orders are replayed from it where they
+matter (:mod:`profdata.model.llvm_containers`).  :func:`merge_instr` runs
+LLVM's ``mergeInstrProfile``: the split into contexts
+(:mod:`profdata.ops.merge_threads`), ``loadInput`` per input, the pairwise
+context merges, the failure-mode decision and the ``--function`` filters.
+
+Problems are reported as typed :data:`Diagnostic` values, in the order
+llvm-profdata prints them, to a callback (so a CLI prints them as they
+happen) and in the result.  Release differences come from
+:class:`~profdata.releases.Release`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+import os
+import re
+import sys
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 
-from profdata.model.counters import (
-    merge_counts,
-    saturating_multiply,
-    saturating_multiply_add,
-    scale_counts,
+from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
+from profdata.formats import open_instr, read_instr_bytes
+from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace
+from profdata.model.kinds import ProfileKind
+from profdata.model.llvm_containers import small_densemap_order, stringmap_order
+from profdata.model.names import name_bytes
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_records import (
+    WarningKind,
+    has_duplicate_memop_values,
+    merge_record,
+    new_record,
 )
-from profdata.model.instr import (
-    PSEUDO_HOT,
-    PSEUDO_WARM,
-    InstrProfile,
-    InstrRecord,
-    TemporalTrace,
-    ValueData,
-    ValueSite,
+from profdata.ops.merge_threads import context_count, context_of, merge_schedule
+from profdata.ops.merge_traces import TraceReservoir
+from profdata.releases import Release
+
+#: What ``loadInput`` reports for any flag conflict (LLVM drops the underlying error).
+KIND_CONFLICT = "Merge IR generated profile with Clang generated profile."
+#: ``instrprof_error::unsupported_version``: a flag conflict between writer contexts.
+UNSUPPORTED_VERSION = "unsupported instrumentation profile format version"
+#: ``instrprof_error::invalid_prof`` with the bug URL of the Debian/apt.llvm.org builds.
+INVALID_PROFILE = (
+    "invalid profile created. Please file a bug at: "
+    "https://github.com/llvm/llvm-project/issues/ "
+    "and include the profraw files that caused this error."
 )
-from profdata.model.kinds import ProfileKind, ValueKind
+_ENTRY_ONLY_CONFLICT = "cannot merge FunctionEntryOnly profiles and BB profiles together"
+_BB_KINDS = ProfileKind.ENTRY_FIRST | ProfileKind.LOOP_ENTRIES
 
-MAX_VALUES_PER_SITE = 255  # INSTR_PROF_MAX_NUM_VAL_PER_SITE
+
+class FailureMode(Enum):
+    """``--failure-mode``: when unreadable inputs make the whole merge fail."""
+
+    ANY = "any"  # failIfAnyAreInvalid (default)
+    ALL = "all"  # failIfAllAreInvalid
+    WARN = "warn"  # warnOnly (LLVM 18+)
 
 
-class WarningKind(Enum):
-    """``instrprof_error`` values a merge reports without failing, with LLVM's text."""
+# -- diagnostics ----------------------------------------------------------------
+@dataclass(frozen=True)
+class RecordWarning:
+    """A record that merged with a problem: ``FILE: FUNC: message`` (+ hint, first time)."""
 
-    COUNT_MISMATCH = "function basic block count change detected (counter mismatch)"
-    COUNTER_OVERFLOW = "counter overflow"
-    BITMAP_MISMATCH = "function bitmap size change detected (bitmap size mismatch)"
-    VALUE_SITE_COUNT_MISMATCH = "function value site count change detected (counter mismatch)"
-    HASH_MISMATCH = "function control flow change detected (hash mismatch)"
+    kind: WarningKind
+    source: str
+    function: str
+    first_time: bool
 
 
 @dataclass(frozen=True)
-class MergeWarning:
+class ContextWarning:
+    """A problem while folding writer contexts: ``warning: message`` (first time only)."""
+
     kind: WarningKind
-    function: str
-    source: str | None = None
 
 
+@dataclass(frozen=True)
+class InputFailure:
+    """An input that contributed nothing: ``warning: FILE: message`` at the end of loading."""
+
+    path: str
+    message: str
+    error: ProfdataError | None = None
+
+
+@dataclass(frozen=True)
+class FilterNote:
+    """``--function``/``--no-function`` result: ``N of M functions ... are filtered.``."""
+
+    removed: int
+    total: int
+
+
+Diagnostic = RecordWarning | ContextWarning | InputFailure | FilterNote
+DiagnosticSink = Callable[[Diagnostic], None]
+
+
+# -- one writer context -----------------------------------------------------------
 @dataclass
 class InstrProfWriter:
-    """The merged state of any number of instrumentation profiles."""
+    """The merged state of one LLVM writer context (``InstrProfWriter``)."""
 
-    kind: ProfileKind | None = None
-    explicit_frontend: bool = False
+    release: Release
+    traces: TraceReservoir = field(default_factory=TraceReservoir)
+    #: variant flags; ``ProfileKind(0)`` with ``frontend`` False is LLVM's ``Unknown``
+    kind: ProfileKind = ProfileKind.FRONTEND
+    #: ``InstrProfKind::FrontendInstrumentation``, which only a ``:fe`` text header sets
+    frontend: bool = False
     functions: dict[str, dict[int, InstrRecord]] = field(default_factory=dict)
     binary_ids: list[bytes] = field(default_factory=list)
-    traces: list[TemporalTrace] = field(default_factory=list)
-    trace_stream_size: int = 0
-    vtable_names: list[str] = field(default_factory=list)
-    warnings: list[MergeWarning] = field(default_factory=list)
+    vtable_names: dict[str, None] = field(default_factory=dict)
 
-    # -- records ------------------------------------------------------------
-    def add_record(self, record: InstrRecord, weight: int = 1, source: str | None = None) -> None:
-        """``InstrProfWriter::addRecord``: store or merge, then sort value data."""
-        by_hash = self.functions.setdefault(record.name, {})
-        dest = by_hash.get(record.hash)
+    def add_record(
+        self, record: InstrRecord, weight: int = 1, name: str | None = None
+    ) -> list[WarningKind]:
+        """``InstrProfWriter::addRecord``; returns every problem LLVM's callback would see."""
+        key = record.name if name is None else name
+        by_hash = self.functions.setdefault(key, {})
         warn: list[WarningKind] = []
+        dest = by_hash.get(record.hash)
+        pseudo = self.release.merge_pseudo_counts
         if dest is None:
-            dest = _copy_scaled(record, weight, warn)
-            by_hash[record.hash] = dest
+            by_hash[record.hash] = new_record(record, key, weight, pseudo, warn)
         else:
-            _merge_into(dest, record, weight, warn)
-        _sort_value_data(dest)
-        if warn:  # llvm-profdata reports only the first problem of each record
-            self.warnings.append(MergeWarning(warn[0], record.name, source))
+            merge_record(dest, record, weight, pseudo, warn)
+        return warn
 
-    def merge_kind(self, kind: ProfileKind, explicit_frontend: bool = False) -> str | None:
-        """``mergeProfileKind``: None on success, else LLVM's reason for refusing."""
-        if self.kind is None:
-            self.kind = kind
-            self.explicit_frontend = explicit_frontend
+    def merge_kind(self, kind: ProfileKind, frontend: bool) -> str | None:
+        """``mergeProfileKind``: None on success, else the reason LLVM refuses."""
+        if self.kind == ProfileKind.FRONTEND and not self.frontend:
+            self.kind, self.frontend = kind, frontend
             return None
-        fe_self = self.explicit_frontend
-        if fe_self != explicit_frontend and (fe_self or explicit_frontend):
-            if (fe_self and kind.is_ir) or (explicit_frontend and self.kind.is_ir):
-                return "Merge IR generated profile with Clang generated profile."
+        if self.frontend != frontend:
+            return UNSUPPORTED_VERSION
         entry_only = ProfileKind.FUNCTION_ENTRY_ONLY
-        bb_kinds = ProfileKind.ENTRY_FIRST | ProfileKind.LOOP_ENTRIES
-        if (self.kind & entry_only and kind & bb_kinds) or (kind & entry_only and self.kind & bb_kinds):
-            return "cannot merge FunctionEntryOnly profiles and BB profiles together"
+        if (self.kind & entry_only and kind & _BB_KINDS) or (
+            kind & entry_only and self.kind & _BB_KINDS
+        ):
+            return f"{UNSUPPORTED_VERSION}: {_ENTRY_ONLY_CONFLICT}"
         self.kind |= kind
-        self.explicit_frontend = self.explicit_frontend or explicit_frontend
         return None
 
-    def add_profile(
-        self, profile: InstrProfile, weight: int = 1, source: str | None = None
-    ) -> str | None:
-        """Merge a whole profile; returns LLVM's reason when the kinds cannot be merged."""
-        reason = self.merge_kind(profile.kind, profile.explicit_frontend)
-        if reason is not None:
-            return reason
-        for rec in profile.records:
-            self.add_record(rec, weight, source)
-        self.binary_ids.extend(profile.binary_ids)
-        for trace in profile.traces:
-            self.traces.append(TemporalTrace(trace.weight * weight, trace.function_hashes))
-        self.trace_stream_size += profile.trace_stream_size
-        return None
+    def iteration_order(self) -> Iterator[tuple[str, list[InstrRecord]]]:
+        """Names in ``StringMap`` order, each with its records in ``SmallDenseMap`` order."""
+        names = list(self.functions)
+        order = stringmap_order(
+            [name_bytes(n) for n in names], xxh3=self.release.stringmap_xxh3_hash
+        )
+        for index in order:
+            records = list(self.functions[names[index]].values())
+            if len(records) > 1:
+                slots = small_densemap_order(
+                    [r.hash for r in records], mix=self.release.densemap_mix_hash
+                )
+                records = [records[i] for i in slots]
+            yield names[index], records
 
-    def records(self) -> Iterable[InstrRecord]:
+    def merge_from(self, other: InstrProfWriter) -> list[WarningKind]:
+        """``mergeRecordsFromWriter``: records, binary ids and traces (not vtable names)."""
+        warnings: list[WarningKind] = []
+        for name, records in other.iteration_order():
+            for rec in records:
+                warnings.extend(self.add_record(rec, 1, name))
+        self.binary_ids.extend(other.binary_ids)
+        self.traces.add_traces(other.traces.traces, other.traces.stream_size)
+        return warnings
+
+    def filter_functions(self, keep: str = "", drop: str = "") -> FilterNote | None:
+        """``filterFunctions``: drop names matching ``drop`` or not matching ``keep``."""
+        if not keep and not drop:
+            return None
+        keep_re, drop_re = _filter_regex(keep), _filter_regex(drop)
+        total = len(self.functions)
+        for name in list(self.functions):
+            if (drop_re is not None and drop_re.search(name)) or (
+                keep_re is not None and not keep_re.search(name)
+            ):
+                del self.functions[name]
+        return FilterNote(total - len(self.functions), total)
+
+    def records(self) -> Iterator[InstrRecord]:
         """Records in first-seen order (names, then hashes under a name)."""
         for by_hash in self.functions.values():
             yield from by_hash.values()
 
     def to_profile(self, *, sparse: bool = False) -> InstrProfile:
-        """The merged profile; ``sparse`` drops names whose records are all zero."""
+        """The merged profile in first-seen order; ``sparse`` drops all-zero names.
+
+        The indexed writer wants it unfiltered (it replays LLVM's ``--sparse``
+        itself); the text writer wants it filtered.
+        """
         recs = [
             rec
             for by_hash in self.functions.values()
             if not sparse or any(_has_data(r) for r in by_hash.values())
             for rec in by_hash.values()
         ]
-        kind = self.kind if self.kind is not None else ProfileKind.FRONTEND
         return InstrProfile(
-            kind=kind,
+            kind=self.kind,
             records=recs,
             format="merged",
-            binary_ids=sorted(set(self.binary_ids)),
-            traces=list(self.traces),
-            trace_stream_size=self.trace_stream_size,
+            binary_ids=list(self.binary_ids),
+            traces=list(self.traces.traces),
+            trace_stream_size=self.traces.stream_size,
             vtable_names=list(self.vtable_names),
             symbols={},
-            explicit_frontend=self.explicit_frontend,
+            explicit_frontend=self.frontend,
         )
+
+    def invalid_records(self) -> list[InstrRecord]:
+        """Records ``validateRecord`` rejects (LLVM warns after writing, keeps the file)."""
+        return [rec for rec in self.records() if has_duplicate_memop_values(rec)]
 
 
 def _has_data(rec: InstrRecord) -> bool:
+    """``shouldEncodeData`` for ``--sparse``: some counter or bitmap byte is non-zero."""
     return bool(rec.counts.any()) or any(rec.bitmap)
 
 
-def _copy_sites(sites: dict[ValueKind, list[ValueSite]]) -> dict[ValueKind, list[ValueSite]]:
-    return {kind: [list(site) for site in lst] for kind, lst in sites.items()}
+_MSVC_MANGLED = re.compile(r"[?@$_0-9A-Za-z]+")
 
 
-def _copy_scaled(record: InstrRecord, weight: int, warn: list[WarningKind]) -> InstrRecord:
-    if weight > 1:
-        counts, overflow = scale_counts(record.counts, weight)
-        if overflow:
-            warn.append(WarningKind.COUNTER_OVERFLOW)
-        sites: dict[ValueKind, list[ValueSite]] = {}
-        for kind, lst in record.value_sites.items():
-            new_lst: list[ValueSite] = []
-            for site in lst:
-                new_site: ValueSite = []
-                for vd in site:
-                    count, over = saturating_multiply(vd.count, weight)
-                    if over:
-                        warn.append(WarningKind.COUNTER_OVERFLOW)
-                    new_site.append(ValueData(vd.value, count))
-                new_lst.append(new_site)
-            sites[kind] = new_lst
-    else:
-        counts = record.counts.copy()
-        sites = _copy_sites(record.value_sites)
-    return InstrRecord(record.name, record.hash, counts, bytes(record.bitmap), sites)
+def _filter_regex(pattern: str) -> re.Pattern[str] | None:
+    """LLVM's ``Regex`` for a filter; an MSVC-mangled name (``?...``) is taken literally."""
+    if not pattern:
+        return None
+    if pattern.startswith("?") and _MSVC_MANGLED.fullmatch(pattern):
+        pattern = re.escape(pattern)
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise UsageError(f"invalid regular expression {pattern!r}: {exc}") from exc
 
 
-def _merge_into(
-    dest: InstrRecord, src: InstrRecord, weight: int, warn: list[WarningKind]
-) -> None:
-    """``InstrProfRecord::merge``: counters, pseudo counts, bitmap OR, value sites."""
-    if len(dest.counts) != len(src.counts):
-        warn.append(WarningKind.COUNT_MISMATCH)
-        return
-    src_pseudo, dst_pseudo = src.pseudo_kind, dest.pseudo_kind
-    if src_pseudo is not None or dst_pseudo is not None:
-        if src_pseudo is None or dst_pseudo is None:
-            warn.append(WarningKind.COUNT_MISMATCH)
-            return
-        counts = dest.counts.copy()
-        counts[0] = PSEUDO_HOT if PSEUDO_HOT in (src_pseudo, dst_pseudo) else PSEUDO_WARM
-        dest.counts = counts
-        return
-    dest.counts, overflow = merge_counts(dest.counts, src.counts, weight)
-    if overflow:
-        warn.append(WarningKind.COUNTER_OVERFLOW)
-    if len(dest.bitmap) != len(src.bitmap):
-        warn.append(WarningKind.BITMAP_MISMATCH)
-        return
-    if src.bitmap:
-        dest.bitmap = bytes(a | b for a, b in zip(dest.bitmap, src.bitmap, strict=True))
-    for kind in ValueKind:
-        dst_sites, src_sites = dest.sites(kind), src.sites(kind)
-        if len(dst_sites) != len(src_sites):
-            warn.append(WarningKind.VALUE_SITE_COUNT_MISMATCH)
-            continue
-        for site, other in zip(dst_sites, src_sites, strict=True):
-            _merge_site(site, other, weight, warn)
+# -- the whole merge -------------------------------------------------------------
+@dataclass(frozen=True)
+class MergeOptions:
+    """The ``merge`` options that change what is merged (not how it is written)."""
+
+    release: Release
+    num_threads: int = 0  # -j: the number of LLVM writer contexts to replay (0: LLVM's default)
+    failure_mode: FailureMode = FailureMode.ANY
+    trace_reservoir_size: int = 100
+    max_trace_length: int = 10000
+    keep_vtable_symbols: bool = False
+    remapping: Mapping[str, str] = field(default_factory=dict)
+    function: str = ""
+    no_function: str = ""
+    read_workers: int = 0  # our own reader threads (0: one per CPU); never changes output
 
 
-def _merge_site(site: ValueSite, other: ValueSite, weight: int, warn: list[WarningKind]) -> None:
-    """``InstrProfValueSiteRecord::merge``: both sorted by value, matched values summed.
+@dataclass
+class MergeResult:
+    writer: InstrProfWriter
+    diagnostics: list[Diagnostic]
+    failed_inputs: int
 
-    Values only in ``other`` are inserted with their count as is (LLVM does not
-    apply the weight to them).
+
+Loader = Callable[[str], InstrProfile]
+
+
+def load_path(path: str) -> InstrProfile:
+    """Read one input; ``-`` is standard input, as ``MemoryBuffer::getFileOrSTDIN``."""
+    if path == "-":
+        return read_instr_bytes(sys.stdin.buffer.read(), "-")
+    return open_instr(path)
+
+
+@dataclass
+class _Context:
+    """LLVM's ``WriterContext``: a writer and the inputs it could not use."""
+
+    writer: InstrProfWriter
+    errors: list[InputFailure] = field(default_factory=list)
+
+
+class _Reporter:
+    """Emits diagnostics in order and remembers which problem kinds were already shown."""
+
+    def __init__(self, sink: DiagnosticSink | None) -> None:
+        self.sink = sink
+        self.seen: set[WarningKind] = set()
+        self.diagnostics: list[Diagnostic] = []
+
+    def emit(self, diagnostic: Diagnostic) -> None:
+        self.diagnostics.append(diagnostic)
+        if self.sink is not None:
+            self.sink(diagnostic)
+
+    def first_time(self, kind: WarningKind) -> bool:
+        new = kind not in self.seen
+        self.seen.add(kind)
+        return new
+
+
+def merge_instr(
+    inputs: Sequence[WeightedFile],
+    options: MergeOptions,
+    *,
+    load: Loader = load_path,
+    sink: DiagnosticSink | None = None,
+) -> MergeResult:
+    """``mergeInstrProfile`` up to (not including) writing; raises :class:`MergeError`.
+
+    Record warnings are emitted as each input is merged; unusable inputs are
+    listed after all inputs are in, as LLVM does, and decide the failure.
     """
-    site.sort(key=lambda vd: vd.value)
-    incoming = sorted(other, key=lambda vd: vd.value)
-    i = 0
-    for vd in incoming:
-        while i < len(site) and site[i].value < vd.value:
-            i += 1
-        if i < len(site) and site[i].value == vd.value:
-            count, over = saturating_multiply_add(vd.count, weight, site[i].count)
-            if over:
-                warn.append(WarningKind.COUNTER_OVERFLOW)
-            site[i] = ValueData(vd.value, count)
-            i += 1
-            continue
-        site.insert(i, vd)
-        i += 1
+    reporter = _Reporter(sink)
+    release = options.release
+    count = context_count(len(inputs), options.num_threads)
+    contexts = [_Context(_new_writer(options)) for _ in range(count)]
+    for index, (entry, loaded) in enumerate(_prefetch(inputs, load, options.read_workers)):
+        _load_input(contexts[context_of(index, count)], entry, loaded, options, reporter)
+    for dst_index, src_index in merge_schedule(count):
+        dst, src = contexts[dst_index], contexts[src_index]
+        dst.errors.extend(src.errors)
+        src.errors = []
+        if release.merge_contexts_merge_kind:
+            reason = dst.writer.merge_kind(src.writer.kind, src.writer.frontend)
+            if reason is not None:
+                error = MergeError("the writer contexts hold profiles of incompatible kinds")
+                error.llvm_message = reason
+                raise error
+        for kind in dst.writer.merge_from(src.writer):
+            if reporter.first_time(kind):
+                reporter.emit(ContextWarning(kind))
+    failures = [failure for ctx in contexts for failure in ctx.errors]
+    for failure in failures:
+        reporter.emit(failure)
+    if (len(failures) == len(inputs) and options.failure_mode is FailureMode.ALL) or (
+        failures and options.failure_mode is FailureMode.ANY
+    ):
+        raise MergeError(f"{len(failures)} of {len(inputs)} inputs could not be merged")
+    writer = contexts[0].writer
+    note = writer.filter_functions(options.function, options.no_function)
+    if note is not None:
+        reporter.emit(note)
+    return MergeResult(writer, reporter.diagnostics, len(failures))
 
 
-def _sort_value_data(rec: InstrRecord) -> None:
-    """``sortValueData``: stable sort by descending count, at most 255 values."""
-    for lst in rec.value_sites.values():
-        for idx, site in enumerate(lst):
-            if len(site) > 1:
-                site.sort(key=lambda vd: -vd.count)
-            if len(site) > MAX_VALUES_PER_SITE:
-                lst[idx] = site[:MAX_VALUES_PER_SITE]
+def _new_writer(options: MergeOptions) -> InstrProfWriter:
+    reservoir = TraceReservoir(
+        reservoir_size=options.trace_reservoir_size,
+        max_length=options.max_trace_length,
+        fills_first=options.release.trace_reservoir_fills_first,
+    )
+    return InstrProfWriter(options.release, reservoir)
+
+
+def _load_input(
+    ctx: _Context,
+    entry: WeightedFile,
+    loaded: InstrProfile | ProfdataError,
+    options: MergeOptions,
+    reporter: _Reporter,
+) -> None:
+    """``loadInput``: flags, records (remapped), vtable names, traces, binary ids."""
+    if isinstance(loaded, EmptyProfileError):
+        return
+    if isinstance(loaded, ProfdataError):
+        ctx.errors.append(InputFailure(entry.path, loaded.llvm_message, loaded))
+        return
+    profile = loaded
+    writer = ctx.writer
+    if writer.merge_kind(profile.kind, profile.explicit_frontend) is not None:
+        ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
+        return
+    remap = options.remapping
+    for rec in profile.records:
+        name = remap.get(rec.name, rec.name) if remap else rec.name
+        problems = writer.add_record(rec, entry.weight, name)
+        if problems:
+            kind = problems[0]
+            reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
+    if options.keep_vtable_symbols:
+        writer.vtable_names.update(dict.fromkeys(profile.vtable_names))
+    if (
+        options.release.merge_temporal_traces
+        and profile.kind & ProfileKind.TEMPORAL
+        and profile.traces
+    ):
+        traces = profile.traces
+        if profile.format == "raw":
+            traces = [TemporalTrace(entry.weight, t.function_hashes) for t in traces]
+        writer.traces.add_traces(traces, profile.trace_stream_size)
+    writer.binary_ids.extend(profile.binary_ids)
+
+
+def _prefetch(
+    inputs: Sequence[WeightedFile], load: Loader, workers: int
+) -> Iterator[tuple[WeightedFile, InstrProfile | ProfdataError]]:
+    """Inputs read ahead on a few threads, handed out strictly in input order.
+
+    Only reading overlaps; merging stays sequential, so the result never
+    depends on which read finishes first.  At most ``2 * workers`` profiles
+    are held at once.
+    """
+
+    def read(path: str) -> InstrProfile | ProfdataError:
+        try:
+            return load(path)
+        except ProfdataError as exc:
+            return exc
+
+    workers = workers or os.cpu_count() or 1
+    if workers == 1 or len(inputs) == 1:
+        for entry in inputs:
+            yield entry, read(entry.path)
+        return
+    window = 2 * workers
+    with ThreadPoolExecutor(max_workers=workers) as pool:
+        pending: list[tuple[WeightedFile, Future[InstrProfile | ProfdataError]]] = []
+        queued = iter(inputs)
+        for entry in queued:
+            pending.append((entry, pool.submit(read, entry.path)))
+            if len(pending) >= window:
+                break
+        while pending:
+            entry, future = pending.pop(0)
+            nxt = next(queued, None)
+            if nxt is not None:
+                pending.append((nxt, pool.submit(read, nxt.path)))
+            yield entry, future.result()

@@ -24,14 +24,16 @@ table resolves value targets, what ``--profile-version`` prints, when
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
 
 from profdata.errors import UsageError
 from profdata.formats.text import format_record
+from profdata.model.counters import U64_MAX
 from profdata.model.instr import PSEUDO_HOT, PSEUDO_WARM, InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_counts
@@ -81,6 +83,10 @@ class ReaderTraits:
     has_binary_ids: bool
     #: prints the ``Binary IDs:`` header with no ids (indexed, from ``show_indexed_...``).
     header_without_ids: bool
+    #: ``show`` iterates the reader's one reused record by reference and the text reader
+    #: only assigns bitmap bytes when a record has a bitmap block, so ``--text`` prints
+    #: the previous record's bitmap for a record without one.
+    bitmap_carries_over: bool = False
 
 
 READER_TRAITS: dict[str, ReaderTraits] = {
@@ -91,7 +97,11 @@ READER_TRAITS: dict[str, ReaderTraits] = {
         version_is_word=False, has_version=True, has_binary_ids=True, header_without_ids=True
     ),
     "text": ReaderTraits(
-        version_is_word=False, has_version=False, has_binary_ids=False, header_without_ids=False
+        version_is_word=False,
+        has_version=False,
+        has_binary_ids=False,
+        header_without_ids=False,
+        bitmap_carries_over=True,
     ),
 }
 
@@ -185,17 +195,25 @@ def summary_cutoffs(options: ShowOptions, release: Release) -> tuple[int, ...]:
 
 @dataclass
 class _Columns:
-    """Per-record numbers of the processed records, computed on one counter array."""
+    """Per-record numbers of the processed records, computed on one counter array.
+
+    Before pseudo counts (LLVM 14), a counter of 2**64-1 was an "invalid count":
+    the summary builder and the per-function maximum and sum skipped it (the
+    function is still counted), while ``--covered`` still sees it as non-zero.
+    """
 
     all_counts: np.ndarray
     lengths: np.ndarray
     starts: np.ndarray
     first: np.ndarray
+    #: any counter non-zero (``--covered``)
+    covered: np.ndarray
     maxima: np.ndarray
     sums: np.ndarray
+    skip_invalid: bool
 
     @classmethod
-    def of(cls, records: Sequence[InstrRecord]) -> _Columns:
+    def of(cls, records: Sequence[InstrRecord], skip_invalid: bool) -> _Columns:
         n = len(records)
         arrays = [r.counts for r in records]
         lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=n)
@@ -206,36 +224,51 @@ class _Columns:
         starts = np.cumsum(lengths) - lengths
         nonempty = lengths > 0
         first = np.zeros(n, dtype=_U64)
+        covered = np.zeros(n, dtype=bool)
         maxima = np.zeros(n, dtype=_U64)
         sums = np.zeros(n, dtype=_U64)
         if all_counts.size:
             idx = starts[nonempty]
             first[nonempty] = all_counts[idx]
-            maxima[nonempty] = np.maximum.reduceat(all_counts, idx)
+            covered[nonempty] = np.maximum.reduceat(all_counts, idx) > 0
+            valid = all_counts
+            if skip_invalid:
+                valid = np.where(all_counts == _U64(U64_MAX), _U64(0), all_counts)
+            maxima[nonempty] = np.maximum.reduceat(valid, idx)
             with np.errstate(over="ignore"):
-                sums[nonempty] = np.add.reduceat(all_counts, idx, dtype=_U64)
-        return cls(all_counts, lengths, starts, first, maxima, sums)
+                sums[nonempty] = np.add.reduceat(valid, idx, dtype=_U64)
+        return cls(all_counts, lengths, starts, first, covered, maxima, sums, skip_invalid)
 
     def summary(self, keep: np.ndarray, cutoffs: Sequence[int]) -> ProfileSummary:
         """``InstrProfSummaryBuilder`` over the records selected by ``keep``."""
         keep = keep & (self.lengths > 0)
-        per_count = np.repeat(keep, self.lengths)
-        internal = per_count.copy()
+        internal = np.repeat(keep, self.lengths)
         internal[self.starts[keep]] = False
-        return summarize_counts(self.first[keep], self.all_counts[internal], cutoffs)
+        entry = self.first[keep]
+        counts = self.all_counts[internal]
+        if not self.skip_invalid:
+            return summarize_counts(entry, counts, cutoffs)
+        summary = summarize_counts(
+            entry[entry != _U64(U64_MAX)], counts[counts != _U64(U64_MAX)], cutoffs
+        )
+        return replace(summary, num_functions=len(entry) & 0xFFFFFFFF)
 
 
 def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> ShowReport:
     """Walk the records as ``showInstrProfile`` does and decide every line of its output."""
     records = list(profile.records)
+    carried = (
+        _carried_bitmaps(records) if options.text and _traits(profile).bitmap_carries_over else {}
+    )
     if profile.kind.is_ir:
         records = [r for r in records if r.is_cs == options.showcs]
-    cols = _Columns.of(records)
+    cols = _Columns.of(records, skip_invalid=not release.show_pseudo_counts)
     if release.show_pseudo_counts:
         pseudo = (cols.first >= _U64(PSEUDO_WARM)) & (cols.lengths > 0)
     else:
         pseudo = np.zeros(len(records), dtype=bool)
     maxima = cols.maxima.tolist()
+    covered = cols.covered.tolist()
     sums = cols.sums.tolist()
     pseudo_flags = pseudo.tolist()
     dumped = np.zeros(len(records), dtype=bool)
@@ -253,7 +286,9 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
     stats = {kind: ValueSiteStats() for kind in stats_kinds}
     items: list[ShowItem] = []
     heap: PriorityQueue[tuple[str, int]] = PriorityQueue(lambda a, b: a[1] > b[1])
-    hot_candidates: list[tuple[str, int]] = []
+    use_heap = bool(options.topn) and not release.show_topn_stable
+    want_candidates = want_hot or (bool(options.topn) and release.show_topn_stable)
+    candidates: list[tuple[str, int]] = []
     num_shown = 0
     num_below = 0
     topn = options.topn
@@ -264,11 +299,12 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
         show = options.all_functions or (bool(needle) and needle in rec.name)
         fmax = maxima[i]
         if show and options.text:
-            items.append(ShowItem(ItemKind.TEXT, rec, fmax, sums[i]))
+            dump = replace(rec, bitmap=carried[id(rec)]) if id(rec) in carried else rec
+            items.append(ShowItem(ItemKind.TEXT, dump, fmax, sums[i]))
             dumped[i] = True
             continue
         if options.covered:
-            if fmax:
+            if covered[i]:
                 items.append(ShowItem(ItemKind.COVERED, rec, fmax, sums[i]))
             continue
         if pseudo_flags[i]:
@@ -283,15 +319,15 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
             continue
         if options.list_below_cutoff:
             continue
-        if topn:
+        if use_heap:
             if len(heap) == topn:
                 if heap.top()[1] < fmax:
                     heap.pop()
                     heap.push((rec.name, fmax))
             else:
                 heap.push((rec.name, fmax))
-        if want_hot:
-            hot_candidates.append((rec.name, fmax))
+        if want_candidates:
+            candidates.append((rec.name, fmax))
         if show:
             items.append(ShowItem(ItemKind.FUNCTION, rec, fmax, sums[i]))
             num_shown += 1
@@ -306,9 +342,11 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
         summary = cols.summary(~dumped & ~pseudo, cutoffs)
         if want_hot:
             hot_threshold = hot_count_threshold(summary)
-            hot = sorted(
-                (c for c in hot_candidates if c[1] >= hot_threshold), key=lambda c: -c[1]
-            )
+            hot = sorted((c for c in candidates if c[1] >= hot_threshold), key=_hottest_first)
+    if use_heap:
+        top = heap.drain()[::-1]
+    else:
+        top = heapq.nsmallest(topn, candidates, key=_hottest_first) if topn else []
     return ShowReport(
         profile=profile,
         options=options,
@@ -317,11 +355,28 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
         num_shown=num_shown,
         num_below_cutoff=num_below,
         summary=summary,
-        top=heap.drain()[::-1],
+        top=top,
         hot_threshold=hot_threshold,
         hot=hot,
         site_stats=stats,
     )
+
+
+def _carried_bitmaps(records: Sequence[InstrRecord]) -> dict[int, bytes]:
+    """The bitmap LLVM's text reader leaves on records without one (by ``id()``)."""
+    carried: dict[int, bytes] = {}
+    last = b""
+    for rec in records:
+        if rec.bitmap:
+            last = rec.bitmap
+        elif last:
+            carried[id(rec)] = last
+    return carried
+
+
+def _hottest_first(candidate: tuple[str, int]) -> int:
+    """Sort key: descending count; Python's sorts are stable, so ties keep reader order."""
+    return -candidate[1]
 
 
 def hot_count_threshold(summary: ProfileSummary) -> int:
@@ -517,9 +572,7 @@ def _render_detailed(summary: ProfileSummary, release: Release) -> str:
     lines = ["Detailed summary:\n"]
     total = np.float32(summary.num_counts)
     for entry in summary.detailed:
-        cutoff = "%.6g" % float(
-            np.float32(entry.cutoff) / np.float32(1_000_000) * np.float32(100)
-        )
+        cutoff = "%.6g" % float(np.float32(entry.cutoff) / np.float32(1_000_000) * np.float32(100))
         if release.show_new_detailed_lines:
             share = (
                 float(np.float32(100) * np.float32(entry.num_counts) / total)

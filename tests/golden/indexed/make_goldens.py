@@ -237,9 +237,9 @@ def main() -> None:
             (HERE / f"{name}.profdata").write_bytes(data)
             manifest[name] = {"built_by": "make_goldens.py", "llvm": release}
         for name, info in sorted(manifest.items()):
-            release = info["llvm"]
-            assert isinstance(release, int)
-            write_expected(name, release, work)
+            tool_release = info["llvm"]
+            assert isinstance(tool_release, int)
+            write_expected(name, tool_release, work)
     (HERE / "goldens.json").write_text(json.dumps(dict(sorted(manifest.items())), indent=1) + "\n")
 
 

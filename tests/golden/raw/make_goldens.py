@@ -123,8 +123,43 @@ def golden_for(ident: str, path: Path) -> dict[str, object]:
     return entry
 
 
+# -- versions no installed tool reads ------------------------------------------------
+#: v5/v7/v9 inputs and the v8/v10 input of the same test program in a later release.
+#: "records": same names, hashes and counts (the compiler did not change in between);
+#: "entry-counts": same names and function entry counts (clang 11/12 hashed and placed
+#: counters differently, so only records with as many counters have the same counts).
+OLDER: dict[str, tuple[str, str]] = {
+    "llvm-11__c-general": ("llvm-14__c-general", "entry-counts"),
+    "llvm-12__c-general": ("llvm-14__c-general", "entry-counts"),
+    "llvm-11__compressed": ("llvm-14__compressed", "entry-counts"),
+    "llvm-12__compressed": ("llvm-14__compressed", "entry-counts"),
+    "llvm-11__simple_project": ("", "none"),
+    "llvm-13__c-general": ("llvm-14__c-general", "records"),
+    "llvm-13__compressed": ("llvm-14__compressed", "records"),
+    "llvm-18__c-general": ("llvm-19__c-general", "records"),
+    "llvm-18__compressed": ("llvm-19__compressed", "records"),
+    "llvm-18__basic": ("llvm-17__basic", "records"),
+}  # fmt: skip
+
+
+def older_inputs() -> dict[str, dict[str, object]]:
+    out: dict[str, dict[str, object]] = {}
+    for ident, (counterpart, relation) in OLDER.items():
+        source = "llvm-test-inputs/" + ident.replace("__", "/") + ".profraw"
+        path = SHARED / source
+        shutil.copyfile(path, HERE / "inputs" / f"{ident}.profraw")
+        out[ident] = {
+            "source": source,
+            "input": f"inputs/{ident}.profraw",
+            "version": path.read_bytes()[8],
+            "counterpart": counterpart,
+            "relation": relation,
+        }
+    return out
+
+
 # -- invalid inputs ----------------------------------------------------------------
-def _u64(data: bytes, offset: int) -> int:
+def _u64(data: bytes | bytearray, offset: int) -> int:
     return int(struct.unpack_from("<Q", data, offset)[0])
 
 
@@ -132,7 +167,7 @@ def _put(data: bytearray, fmt: str, offset: int, value: int) -> None:
     struct.pack_into(fmt, data, offset, value)
 
 
-def _value_start(data: bytes) -> int:
+def _value_start(data: bytes | bytearray) -> int:
     """Offset of the value data of a 64-bit little-endian v10 file with one profile."""
     words = struct.unpack_from("<16Q", data)
     pos = V10_HEADER + words[2] + words[3] * V10_DATA + words[4]
@@ -140,18 +175,11 @@ def _value_start(data: bytes) -> int:
     pos += words[7] + words[8]
     for size in (words[9], words[13] * 24, words[14]):
         pos += size + (-size % 8)
-    return pos
+    return int(pos)
 
 
-def _record(data: bytes, index: int) -> int:
+def _record(data: bytes | bytearray, index: int) -> int:
     return V10_HEADER + _u64(data, 16) + index * V10_DATA
-
-
-def _first_value_record(data: bytes) -> int:
-    for index in range(_u64(data, 24)):
-        if any(struct.unpack_from("<3H", data, _record(data, index) + 52)):
-            return index
-    raise ValueError("no record with value sites")
 
 
 def _surgery(base: str, change: Callable[[bytearray], bytes | bytearray]) -> Callable[[], bytes]:
@@ -166,9 +194,9 @@ MCDC = "corpus/fe-mcdc-mcdcdemo-l22/run1.profraw"
 M32 = "corpus/m32-vpcalls-l22/run1.profraw"
 
 
-def _set_record(index: int, offset: int, fmt: str, value: Callable[[int], int]) -> Callable[
-    [bytearray], bytearray
-]:
+def _set_record(
+    index: int, offset: int, fmt: str, value: Callable[[int], int]
+) -> Callable[[bytearray], bytearray]:
     def change(data: bytearray) -> bytearray:
         at = _record(data, index) + offset
         _put(data, fmt, at, value(struct.unpack_from(fmt, data, at)[0]))
@@ -243,7 +271,7 @@ def _binary_id_length(value: int) -> Callable[[bytearray], bytearray]:
 SURGERY: dict[str, tuple[str, str, Callable[[bytearray], bytes | bytearray]]] = {
     "num-counters-zero": (VP, "data[0].NumCounters = 0", _set_record(0, 48, "<I", lambda v: 0)),
     "counter-offset-past-end": (
-        VP, "data[0].CounterPtr += 4096", _set_record(0, 16, "<Q", lambda v: (v + 4096) % (1 << 64)),
+        VP, "data[0].CounterPtr += 4096", _set_record(0, 16, "<Q", lambda v: (v + 4096) % 2**64),
     ),
     "num-counters-too-many": (
         VP, "data[3].NumCounters = 500", _set_record(3, 48, "<I", lambda v: 500),
@@ -296,10 +324,10 @@ def bad_inputs() -> dict[str, dict[str, object]]:
         (HERE / "bad" / f"{name}.profraw").write_bytes(made)
         out[name] = {"derived_from": base, "by": how, "llvm": 22}
     for name, entry in out.items():
-        release = entry["llvm"]
-        assert isinstance(release, int)
+        tool = entry["llvm"]
+        assert isinstance(tool, int)
         path = HERE / "bad" / f"{name}.profraw"
-        res = run(release, "show", "--all-functions", path)
+        res = run(tool, "show", "--all-functions", path)
         prefix = f"error: {path}: "
         first = res.stderr.splitlines()[0] if res.stderr else ""
         entry["exit"] = res.returncode
@@ -314,7 +342,7 @@ def main() -> None:
         shutil.rmtree(HERE / sub, ignore_errors=True)
         (HERE / sub).mkdir()
     goldens = {ident: golden_for(ident, path) for ident, path in raw_inputs().items()}
-    doc = {"inputs": goldens, "bad": bad_inputs()}
+    doc = {"inputs": goldens, "older": older_inputs(), "bad": bad_inputs()}
     (HERE / "goldens.json").write_text(json.dumps(doc, indent=1, sort_keys=True) + "\n")
 
 
