@@ -22,8 +22,9 @@ from profdata.cli._options import LlvmArgumentParser, uint_list
 from profdata.cli._output import Output
 from profdata.errors import UsageError
 from profdata.formats import open_instr
-from profdata.ops.show import ShowOptions, collect, render_text
+from profdata.ops.show import ShowOptions, collect
 from profdata.ops.show_json import render_json
+from profdata.ops.show_text import render_text
 from profdata.releases import Release
 
 _PROG = "llvm-profdata show"
@@ -91,9 +92,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
 
 
 def _unknown(arg: str) -> UsageError:
-    return UsageError(
-        f"{_PROG}: Unknown command line argument '{arg}'.  Try: '{_PROG} --help'"
-    )
+    return UsageError(f"{_PROG}: Unknown command line argument '{arg}'.  Try: '{_PROG} --help'")
 
 
 def check_release(args: argparse.Namespace, release: Release) -> None:

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
-from profdata.formats import open_instr, read_instr_bytes
+from profdata.formats import instr_formats, open_instr, read_instr_bytes
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
@@ -415,6 +415,7 @@ def _prefetch(
         for entry in inputs:
             yield entry, read(entry.path)
         return
+    instr_formats()  # the registry fills itself on first use, which is not thread-safe
     window = 2 * workers
     with ThreadPoolExecutor(max_workers=workers) as pool:
         pending: list[tuple[WeightedFile, Future[InstrProfile | ProfdataError]]] = []

@@ -104,21 +104,23 @@ def to_document(report: ShowReport) -> dict[str, Any]:
     functions: list[dict[str, Any]] = []
     below: list[dict[str, Any]] = []
     covered: list[str] = []
-    for item in report.items:
-        rec = item.record
-        if item.kind is ItemKind.BELOW_CUTOFF:
+    for kind, index in report.items():
+        rec = report.records[index]
+        if kind is ItemKind.BELOW_CUTOFF:
             below.append(
                 {
                     "name": rec.name,
                     "hash": rec.hash,
-                    "max_count": item.max_count,
-                    "sum": item.sum_count,
+                    "max_count": report.max_count(index),
+                    "sum": report.sum_count(index),
                 }
             )
-        elif item.kind is ItemKind.COVERED:
+        elif kind is ItemKind.COVERED:
             covered.append(rec.name)
         else:
-            functions.append(_function(rec, item.kind, item.max_count, item.sum_count, symbols))
+            functions.append(
+                _function(rec, kind, report.max_count(index), report.sum_count(index), symbols)
+            )
     summary = report.summary
     value_cutoff = None
     if opts.value_cutoff > 0 and summary is not None:
