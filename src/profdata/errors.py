@@ -157,6 +157,9 @@ class UsageError(ProfdataError):
     def headline(self) -> str:
         return self.detail
 
+    def __str__(self) -> str:
+        return self.detail
+
 
 class FileError(ProfdataError):
     """A file that cannot be opened, read or written; LLVM prints ``FILE: strerror``."""
@@ -166,6 +169,10 @@ class FileError(ProfdataError):
 
     def __str__(self) -> str:
         return self.headline()
+
+
+class CommandLineError(UsageError):
+    """Options argparse could not take; printed bare, as ``cl::opt`` prints them."""
 
 
 class WriteError(FileError):

@@ -15,11 +15,11 @@ from collections.abc import Sequence
 from types import ModuleType
 
 from profdata import releases
-from profdata.cli import _options, merge, show
+from profdata.cli import _options, merge, overlap, show
 from profdata.cli._output import Output
-from profdata.errors import FormatError, ProfdataError, UsageError
+from profdata.errors import CommandLineError, FormatError, ProfdataError, UsageError
 
-COMMANDS: dict[str, ModuleType] = {"show": show, "merge": merge}
+COMMANDS: dict[str, ModuleType] = {"show": show, "merge": merge, "overlap": overlap}
 
 PROG = "llvm-profdata"
 USAGE = """OVERVIEW: LLVM profile data tools (profdata)
@@ -28,6 +28,7 @@ USAGE: profdata [--llvm-release=N] <command> [args...]
 
 Commands:
   merge    Merge profiles (raw, indexed, text) into one indexed or text profile
+  overlap  Show the overlap of two instrumentation profiles (program and function level)
   show     Show profile data
 
 Global options:
@@ -61,6 +62,9 @@ def _split_globals(argv: list[str]) -> tuple[list[str], int, bool]:
 
 def report(exc: ProfdataError) -> None:
     """llvm-profdata's error line, then our located detail."""
+    if isinstance(exc, CommandLineError):
+        print(exc.headline(), file=sys.stderr)
+        return
     print(f"error: {exc.headline()}", file=sys.stderr)
     if isinstance(exc, FormatError):
         detail = exc.locate()

@@ -10,12 +10,13 @@ LLVM refuses them.
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
-from profdata.errors import UsageError
+from profdata.errors import CommandLineError
 
 _TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
 _FALSE = {"false", "0", "no", "off", "FALSE", "False"}
@@ -52,7 +53,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._bool_options.update(action.option_strings)
 
     def error(self, message: str) -> NoReturn:
-        raise UsageError(f"{self.prog}: {message}")
+        raise CommandLineError(llvm_usage_message(message))
 
     def _long_names(self) -> set[str]:
         names: set[str] = set()
@@ -92,6 +93,34 @@ class LlvmArgumentParser(argparse.ArgumentParser):
 
     def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:
         return self.parse_args(self.normalize(expand_response_files(argv)))
+
+
+_UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")
+_INVALID_VALUE = re.compile(r"argument (\S+?)(?:/\S+)?: invalid \w+ value: '(.*)'")
+_INVALID_CHOICE = re.compile(r"argument (\S+?)(?:/\S+)?: invalid choice: '(.*?)'")
+_ARGUMENT = re.compile(r"argument (\S+?)(?:/\S+)?: (.*)")
+
+
+def llvm_usage_message(message: str) -> str:
+    """argparse's complaint in the words ``cl::ParseCommandLineOptions`` uses."""
+    if m := _UNRECOGNIZED.search(message):
+        return (
+            f"llvm-profdata: Unknown command line argument '{m.group(1)}'.  "
+            "Try: 'llvm-profdata --help'"
+        )
+    if m := _INVALID_VALUE.search(message):
+        return (
+            f"llvm-profdata: for the {m.group(1)} option: "
+            f"'{m.group(2)}' value invalid for uint argument!"
+        )
+    if m := _INVALID_CHOICE.search(message):
+        return (
+            f"llvm-profdata: for the {m.group(1)} option: "
+            f"Cannot find option named '{m.group(2)}'!"
+        )
+    if m := _ARGUMENT.match(message):
+        return f"llvm-profdata: for the {m.group(1)} option: {m.group(2)}"
+    return f"llvm-profdata: {message}"
 
 
 def comma_list(text: str) -> list[str]:

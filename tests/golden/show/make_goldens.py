@@ -87,7 +87,12 @@ PLAN: dict[str, tuple[str, str, dict[str, list[str]]]] = {
             "topn-20": ["--topn=20"],
             "topn-all": ["--topn=3", "--all-functions"],
             "hot": ["--hot-func-list"],
-            "hot-below": ["--hot-func-list", "--topn=2", "--value-cutoff=CUT", "--list-below-cutoff"],
+            "hot-below": [
+                "--hot-func-list",
+                "--topn=2",
+                "--value-cutoff=CUT",
+                "--list-below-cutoff",
+            ],
             "hot-cutoff": ["--hot-func-list", "--value-cutoff=6"],
             "hot-cutoffs": ["--hot-func-list", "--detailed-summary-cutoffs=999999,990000"],
         },
@@ -134,7 +139,12 @@ PLAN: dict[str, tuple[str, str, dict[str, list[str]]]] = {
             "vtables": ["--all-functions", "--show-vtables"],
             "traces": ["--temporal-profile-traces"],
             "text-all": ["--text", "--all-functions"],
-            "kitchen-sink": [*ALL_VALUES, "--show-vtables", "--temporal-profile-traces", "--topn=1"],
+            "kitchen-sink": [
+                *ALL_VALUES,
+                "--show-vtables",
+                "--temporal-profile-traces",
+                "--topn=1",
+            ],
         },
     ),
     "bitmap": (
@@ -208,8 +218,7 @@ def main() -> None:
         source = f"inputs/{name}.proftext"
         for slug, template in sets.items():
             args = [
-                a.replace("FN", needle).replace("CUT", cutoff) if "=" in a else a
-                for a in template
+                a.replace("FN", needle).replace("CUT", cutoff) if "=" in a else a for a in template
             ]
             for release in RELEASES:
                 run = subprocess.run(

@@ -1,0 +1,174 @@
+"""``profdata overlap BASE TEST`` for instrumentation profiles.
+
+Prints what ``llvm-profdata overlap`` of the selected release prints, byte for
+byte (:mod:`profdata.ops.overlap`).  All of LLVM's options parse, including
+the sample-profile ones (``--similarity-cutoff``); ``--sample`` itself is
+refused with a clear error rather than made-up output.
+
+Errors reading an input are reported in llvm-profdata's words
+(``error: error in getting profile count sums: MESSAGE``, which names no
+file, plus its ``note:`` hint for unrecognized formats), then our located
+detail.  llvm-profdata reads each input in full only while iterating, so it
+silently overlaps the records before a malformed one and exits 0; profdata
+refuses such an input instead.
+
+When an input's edge sum is 0, llvm-profdata writes "Sum of edge counts for
+profile F is 0." to a buffer it never flushes: the line reaches a terminal
+but not a pipe or an ``-o`` file (which is left empty).  profdata writes the
+same bytes to the output and, when the line would be lost, prints it on
+stderr as ``note: Sum of edge counts ...`` so scripts still learn why.
+
+Extra: ``--show-format=json`` prints the result as one JSON document (schema
+in :mod:`profdata.ops.overlap_json`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Callable
+
+from profdata.cli._options import LlvmArgumentParser
+from profdata.cli._output import Output
+from profdata.cli.merge import print_diagnostic
+from profdata.errors import (
+    CommandLineError,
+    FileError,
+    FormatError,
+    ProfdataError,
+    UnrecognizedFormatError,
+    UsageError,
+)
+from profdata.model.counters import U64_MAX
+from profdata.model.instr import InstrProfile
+from profdata.ops.merge import load_path
+from profdata.ops.overlap import OverlapOptions, overlap_instr, render_text, zero_sum_line
+from profdata.ops.overlap_json import render_json
+
+TOOL = "llvm-profdata"
+#: ``exitWithError``'s hint after ``unrecognized_format``.
+FORMAT_HINT = "Perhaps you forgot to use the --sample or --memory option?"
+_COUNT_SUMS = "error in getting profile count sums"
+#: ``getAutoSenseRadix`` prefixes, and the digits each radix accepts.
+_RADIX_PREFIXES = (("0x", 16), ("0X", 16), ("0b", 2), ("0B", 2), ("0o", 8))
+_DIGITS = {
+    2: re.compile(r"[01]+"),
+    8: re.compile(r"[0-7]+"),
+    10: re.compile(r"[0-9]+"),
+    16: re.compile(r"[0-9a-fA-F]+"),
+}
+
+
+def _ullong(option: str) -> Callable[[str], int]:
+    """A ``cl::opt<unsigned long long>`` value: auto-sensed radix, whole string, no overflow."""
+
+    def parse(text: str) -> int:
+        body, radix = text, 10
+        for prefix, base in _RADIX_PREFIXES:
+            if body.startswith(prefix):
+                body, radix = body[len(prefix) :], base
+                break
+        else:
+            if len(body) > 1 and body[0] == "0" and body[1].isdigit():
+                body, radix = body[1:], 8
+        if _DIGITS[radix].fullmatch(body) and int(body, radix) <= U64_MAX:
+            return int(body, radix)
+        raise CommandLineError(
+            f"{TOOL}: for the --{option} option: '{text}' value invalid for ullong argument!"
+        )
+
+    return parse
+
+
+def add_arguments(parser: LlvmArgumentParser) -> None:
+    parser.add_argument("inputs", nargs="*", metavar="<base profile file> <test profile file>")
+    parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
+    parser.add_flag("--cs", help="for context sensitive PGO counts (IR profiles)")
+    parser.add_argument(
+        "--function", default="",
+        help="function level details for functions whose name contains this",
+    )  # fmt: skip
+    parser.add_argument(
+        "--value-cutoff", type=_ullong("value-cutoff"), default=U64_MAX,
+        help="function level details for test functions whose max count is at least this",
+    )  # fmt: skip
+    parser.add_argument(
+        "--similarity-cutoff", type=_ullong("similarity-cutoff"), default=0,
+        help="sample profiles: list functions below this similarity (percent times 10000)",
+    )  # fmt: skip
+    for kind in ("instr", "sample"):
+        parser.add_argument(
+            f"--{kind}", dest="profile_kind", action="store_const", const=kind, default="instr",
+            help=f"{kind} profiles" + (" (default)" if kind == "instr" else " (not supported yet)"),
+        )  # fmt: skip
+    parser.add_argument(
+        "--show-format", choices=("text", "json"), default="text",
+        help="text (llvm-profdata's output, default) or json (profdata extra)",
+    )  # fmt: skip
+
+
+def _positionals(inputs: list[str]) -> tuple[str, str]:
+    if len(inputs) < 2:
+        raise CommandLineError(
+            f"{TOOL}: Not enough positional command line arguments specified!\n"
+            f"Must specify at least 2 positional arguments: See: {TOOL} --help"
+        )
+    if len(inputs) > 2:
+        raise CommandLineError(
+            f"{TOOL}: Too many positional arguments specified!\n"
+            f"Can specify at most 2 positional arguments: See: {TOOL} --help"
+        )
+    return inputs[0], inputs[1]
+
+
+def count_sums_error(exc: ProfdataError) -> ProfdataError:
+    """llvm-profdata's ``error in getting profile count sums: MESSAGE`` for an unreadable input."""
+    if isinstance(exc, FileError):
+        message, detail = exc.detail, exc.headline()
+    elif isinstance(exc, FormatError):
+        message, detail = exc.llvm_message, exc.locate()
+    else:
+        message, detail = exc.llvm_message, str(exc)
+    if isinstance(exc, UnrecognizedFormatError):
+        message = f"{message}\nnote: {FORMAT_HINT}"
+    error = ProfdataError(detail, path=None)
+    error.llvm_message = f"{_COUNT_SUMS}: {message}"
+    return error
+
+
+def _read(path: str) -> InstrProfile:
+    try:
+        return load_path(path)
+    except ProfdataError as exc:
+        raise count_sums_error(exc) from exc
+
+
+def run(args: argparse.Namespace) -> int:
+    base_path, test_path = _positionals(args.inputs)
+    if args.profile_kind == "sample":
+        raise UsageError(
+            "sample profiles (--sample) are not supported by profdata overlap yet; "
+            "use llvm-profdata overlap --sample"
+        )
+    options = OverlapOptions(
+        release=args.release, value_cutoff=args.value_cutoff, function=args.function, cs=args.cs
+    )
+    base = _read(base_path)
+    test = _read(test_path)
+    out = Output(args.output)
+    result = overlap_instr(
+        base, test, options, base_name=base_path, test_name=test_path, sink=print_diagnostic
+    )
+    if args.show_format == "json":
+        out.write(render_json(result))
+    elif result.zero_sum_profile is None:
+        out.write(render_text(result))
+    else:
+        line = zero_sum_line(result.zero_sum_profile)
+        if out.path is None and sys.stdout.isatty():
+            out.write(line)
+        else:
+            sys.stderr.write(f"note: {line}")
+    out.close()
+    return 0

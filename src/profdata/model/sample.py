@@ -1,0 +1,366 @@
+"""Format-neutral sample (AutoFDO / CSSPGO) profiles: LLVM's ``FunctionSamples``.
+
+One :class:`FunctionSamples` holds what ``SampleProf.h`` holds: total and head
+samples, body samples keyed by :class:`LineLocation` (each a
+:class:`SampleRecord` with its call targets), inlined callees keyed by
+location then callee name, the pseudo-probe checksum, the context attributes
+and (LLVM 22) vtable type samples.  A :class:`SampleProfile` is the reader's
+``SampleProfileMap`` plus the profile-wide properties every reader and writer
+of ``shared/spec/sample-text.md`` and ``sample-binary.md`` agrees on.
+
+Every counter update goes through LLVM's ``SaturatingMultiplyAdd`` and reports
+overflow the way LLVM does (:class:`SampleError`), because text readers,
+``merge`` and the CS flattening all depend on those exact results.  Names are
+``str`` holding the bytes with ``surrogateescape``; every ordering compares the
+bytes, as ``StringRef`` does.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from enum import Enum, IntFlag
+from typing import NamedTuple
+
+from profdata.model.names import name_bytes
+from profdata.model.summary import ProfileSummary
+
+U64 = (1 << 64) - 1
+
+
+class SampleError(Enum):
+    """``sampleprof_error`` values an update can produce, with LLVM's message."""
+
+    SUCCESS = "Success"
+    COUNTER_OVERFLOW = "Counter overflow"
+    HASH_MISMATCH = "Function hash mismatch"
+
+    def then(self, other: SampleError) -> SampleError:
+        """``MergeResult``/``mergeSampleProfErrors``: the first error is kept."""
+        return other if self is SampleError.SUCCESS else self
+
+
+def saturating_multiply_add(x: int, weight: int, acc: int) -> tuple[int, bool]:
+    """``llvm::SaturatingMultiplyAdd(X, Y, A)`` on u64: ``X*Y + A``, clamped, and overflow."""
+    product = x * weight
+    if product > U64:
+        return U64, True
+    total = product + acc
+    if total > U64:
+        return U64, True
+    return total, False
+
+
+def _add(acc: int, num: int, weight: int) -> tuple[int, SampleError]:
+    value, overflowed = saturating_multiply_add(num, weight, acc)
+    return value, SampleError.COUNTER_OVERFLOW if overflowed else SampleError.SUCCESS
+
+
+class ContextAttribute(IntFlag):
+    """``ContextAttributeMask``: bits of ``!Attributes``."""
+
+    NONE = 0
+    WAS_INLINED = 1  # ContextWasInlined
+    SHOULD_BE_INLINED = 2  # ContextShouldBeInlined
+    DUPLICATED_INTO_BASE = 4  # ContextDuplicatedIntoBase
+
+
+class LineLocation(NamedTuple):
+    """``LineLocation``: line offset from the function start (or probe id), discriminator."""
+
+    line_offset: int
+    discriminator: int = 0
+
+    def __str__(self) -> str:
+        if self.discriminator:
+            return f"{self.line_offset}.{self.discriminator}"
+        return str(self.line_offset)
+
+
+class SampleContextFrame(NamedTuple):
+    """``SampleContextFrame``: a function of a calling context and its call site."""
+
+    function: str
+    location: LineLocation = LineLocation(0, 0)
+
+    def to_string(self, with_location: bool) -> str:
+        if not with_location:
+            return self.function
+        return f"{self.function}:{self.location}"
+
+
+@dataclass(frozen=True, slots=True)
+class SampleContext:
+    """``SampleContext``: a plain function name, or a CS calling context ending in it.
+
+    A context keeps the leaf frame's location although LLVM never prints it, so
+    ``[a:1 @ b]`` and ``[a:1 @ b:2]`` stay two profiles as they do in LLVM.
+    """
+
+    name: str
+    frames: tuple[SampleContextFrame, ...] = ()
+
+    @classmethod
+    def of_frames(cls, frames: Iterable[SampleContextFrame]) -> SampleContext:
+        chain = tuple(frames)
+        return cls(chain[-1].function if chain else "", chain)
+
+    @property
+    def has_context(self) -> bool:
+        return bool(self.frames)
+
+    def __str__(self) -> str:
+        """``SampleContext::toString``: the name, or frames joined by `` @ `` (leaf bare)."""
+        if not self.frames:
+            return self.name
+        last = len(self.frames) - 1
+        return " @ ".join(f.to_string(i != last) for i, f in enumerate(self.frames))
+
+
+def name_key(name: str, md5: bool = False) -> bytes | int:
+    """How ``FunctionId`` orders names: bytewise, or by hash value for MD5 profiles."""
+    if md5 and name.isdigit():
+        return int(name)
+    return name_bytes(name)
+
+
+def context_key(context: SampleContext, md5: bool = False) -> tuple[object, ...]:
+    """``SampleContext::operator<``: plain names before contexts; frames by name then location.
+
+    Tuple comparison gives LLVM's "shorter prefix first" for contexts of which
+    one is a prefix of the other.
+    """
+    if not context.frames:
+        return (0, name_key(context.name, md5))
+    return (1, tuple((name_key(f.function, md5), f.location) for f in context.frames))
+
+
+@dataclass(eq=True, slots=True)
+class SampleRecord:
+    """``SampleRecord``: samples at one location and the call targets seen there."""
+
+    samples: int = 0
+    call_targets: dict[str, int] = field(default_factory=dict)
+
+    def add_samples(self, num: int, weight: int = 1) -> SampleError:
+        self.samples, result = _add(self.samples, num, weight)
+        return result
+
+    def add_called_target(self, name: str, num: int, weight: int = 1) -> SampleError:
+        count, result = _add(self.call_targets.get(name, 0), num, weight)
+        self.call_targets[name] = count
+        return result
+
+    def merge(self, other: SampleRecord, weight: int = 1) -> SampleError:
+        result = self.add_samples(other.samples, weight)
+        for name, count in other.call_targets.items():
+            result = result.then(self.add_called_target(name, count, weight))
+        return result
+
+    def sorted_call_targets(self, md5: bool = False) -> list[tuple[str, int]]:
+        """``SortCallTargets``: count descending, then name ascending."""
+        return sorted(self.call_targets.items(), key=lambda t: (-t[1], name_key(t[0], md5)))
+
+
+#: callee name -> inlined instance, at one call site (``FunctionSamplesMap``)
+FunctionSamplesMap = dict[str, "FunctionSamples"]
+
+
+@dataclass(eq=True, slots=True)
+class FunctionSamples:
+    """``FunctionSamples``: one function profile or one inlined instance of a callee."""
+
+    context: SampleContext
+    total_samples: int = 0
+    head_samples: int = 0
+    body_samples: dict[LineLocation, SampleRecord] = field(default_factory=dict)
+    callsite_samples: dict[LineLocation, FunctionSamplesMap] = field(default_factory=dict)
+    #: pseudo-probe CFG checksum (``FunctionHash``), 0 when not probe-based
+    function_hash: int = 0
+    #: ``ContextAttributeMask`` bits (held by ``SampleContext`` in LLVM)
+    attributes: int = 0
+    #: LLVM 22 vtable type samples per call site (``VirtualCallsiteTypeCounts``)
+    type_samples: dict[LineLocation, dict[str, int]] = field(default_factory=dict)
+
+    @property
+    def name(self) -> str:
+        """``getFunction()``: the (leaf) function name."""
+        return self.context.name
+
+    # -- updates (each returns LLVM's sampleprof_error) -----------------------
+    def add_total_samples(self, num: int, weight: int = 1) -> SampleError:
+        self.total_samples, result = _add(self.total_samples, num, weight)
+        return result
+
+    def add_head_samples(self, num: int, weight: int = 1) -> SampleError:
+        self.head_samples, result = _add(self.head_samples, num, weight)
+        return result
+
+    def record_at(self, loc: LineLocation) -> SampleRecord:
+        record = self.body_samples.get(loc)
+        if record is None:
+            record = self.body_samples[loc] = SampleRecord()
+        return record
+
+    def add_body_samples(self, loc: LineLocation, num: int, weight: int = 1) -> SampleError:
+        return self.record_at(loc).add_samples(num, weight)
+
+    def add_called_target_samples(
+        self, loc: LineLocation, name: str, num: int, weight: int = 1
+    ) -> SampleError:
+        return self.record_at(loc).add_called_target(name, num, weight)
+
+    def function_samples_at(self, loc: LineLocation) -> FunctionSamplesMap:
+        """``functionSamplesAt``: the callee map at ``loc``, created empty if absent."""
+        callees = self.callsite_samples.get(loc)
+        if callees is None:
+            callees = self.callsite_samples[loc] = {}
+        return callees
+
+    def callee_at(self, loc: LineLocation, name: str) -> FunctionSamples:
+        """``functionSamplesAt(Loc)[Name]`` with ``setFunction(Name)``."""
+        callees = self.function_samples_at(loc)
+        callee = callees.get(name)
+        if callee is None:
+            callee = callees[name] = FunctionSamples(SampleContext(name))
+        return callee
+
+    def type_samples_at(self, loc: LineLocation) -> dict[str, int]:
+        types = self.type_samples.get(loc)
+        if types is None:
+            types = self.type_samples[loc] = {}
+        return types
+
+    def add_type_samples(
+        self, loc: LineLocation, types: dict[str, int], weight: int = 1
+    ) -> SampleError:
+        """``addCallsiteVTableTypeProfAt``: the map at ``loc`` is created even when empty."""
+        target = self.type_samples_at(loc)
+        result = SampleError.SUCCESS
+        for name, count in types.items():
+            target[name], step = _add(target.get(name, 0), count, weight)
+            result = result.then(step)
+        return result
+
+    def merge(self, other: FunctionSamples, weight: int = 1) -> SampleError:
+        """``FunctionSamples::merge``: a fresh profile takes the other's context and
+        attributes; a checksum mismatch refuses the whole merge."""
+        if not self.context.name and not self.context.frames:
+            self.context = other.context
+            self.attributes = other.attributes
+        if not self.function_hash:
+            self.function_hash = other.function_hash
+        elif self.function_hash != other.function_hash:
+            return SampleError.HASH_MISMATCH
+        result = self.add_total_samples(other.total_samples, weight)
+        result = result.then(self.add_head_samples(other.head_samples, weight))
+        for loc, record in other.body_samples.items():
+            result = result.then(self.record_at(loc).merge(record, weight))
+        for loc, callees in other.callsite_samples.items():
+            mine = self.function_samples_at(loc)
+            for callee_name, callee in callees.items():
+                target = mine.get(callee_name)
+                if target is None:
+                    target = mine[callee_name] = FunctionSamples(SampleContext(""))
+                result = result.then(target.merge(callee, weight))
+        for loc, types in other.type_samples.items():
+            result = result.then(self.add_type_samples(loc, types, weight))
+        return result
+
+    # -- queries ---------------------------------------------------------------
+    def sorted_body(self) -> list[tuple[LineLocation, SampleRecord]]:
+        return sorted(self.body_samples.items())
+
+    def sorted_callsites(self, md5: bool = False) -> list[tuple[LineLocation, FunctionSamples]]:
+        """Callees by location, then callee name (``std::map<std::string, ...>``)."""
+        out: list[tuple[LineLocation, FunctionSamples]] = []
+        for loc in sorted(self.callsite_samples):
+            callees = self.callsite_samples[loc]
+            for callee_name in sorted(callees, key=lambda n: name_key(n, md5)):
+                out.append((loc, callees[callee_name]))
+        return out
+
+    def num_callsites(self) -> int:
+        return sum(len(callees) for callees in self.callsite_samples.values())
+
+    def head_samples_estimate(self, profile_is_cs: bool) -> int:
+        """``getHeadSamplesEstimate`` (14: ``getEntrySamples``), the hot list's entry column."""
+        if profile_is_cs and self.head_samples:
+            return self.head_samples
+        count = 0
+        first_body = min(self.body_samples) if self.body_samples else None
+        first_site = min(self.callsite_samples) if self.callsite_samples else None
+        if first_body is not None and (first_site is None or first_body < first_site):
+            count = self.body_samples[first_body].samples
+        elif first_site is not None:
+            for callee in self.callsite_samples[first_site].values():
+                count += callee.head_samples_estimate(profile_is_cs)
+            count &= U64
+        return count if count else int(self.total_samples > 0)
+
+    def walk(self) -> Iterator[FunctionSamples]:
+        """This profile and every inlined instance below it, depth first."""
+        yield self
+        for callees in self.callsite_samples.values():
+            for callee in callees.values():
+                yield from callee.walk()
+
+    def max_body_sample(self) -> int:
+        """The largest body sample of this function and its inlinees (0 if none)."""
+        return max((r.samples for fs in self.walk() for r in fs.body_samples.values()), default=0)
+
+
+@dataclass(eq=False)
+class SampleProfile:
+    """A reader's ``SampleProfileMap`` and profile-wide properties.
+
+    ``profiles`` keeps reader order (file order for text and binary), which
+    is also the order merges visit inputs in.  ``summary`` is what the reader
+    reports: stored in binary files, computed after reading text.
+    """
+
+    profiles: dict[SampleContext, FunctionSamples] = field(default_factory=dict)
+    format: str = "text"
+    is_cs: bool = False  # ProfileIsCS
+    is_probe_based: bool = False  # ProfileIsProbeBased
+    is_preinlined: bool = False  # ProfileIsPreInlined
+    is_fs: bool = False  # ProfileIsFS
+    is_md5: bool = False  # names are MD5 values printed in decimal
+    is_partial: bool = False  # ext-binary SecFlagPartial
+    summary: ProfileSummary | None = None
+    #: ``ProfileSymbolList`` names (ext-binary); None when the format has no list
+    symbol_list: tuple[str, ...] | None = None
+
+    def sorted_profiles(self) -> list[FunctionSamples]:
+        """``sortFuncProfiles``: TotalSamples descending, ties in context order."""
+        md5 = self.is_md5
+        return sorted(
+            self.profiles.values(),
+            key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)),
+        )
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SampleProfile):
+            return NotImplemented
+        return (
+            self.profiles == other.profiles
+            and self.is_cs == other.is_cs
+            and self.is_probe_based == other.is_probe_based
+            and self.is_preinlined == other.is_preinlined
+        )
+
+    __hash__ = None  # type: ignore[assignment]
+
+
+def flatten_contexts(profiles: Iterable[FunctionSamples]) -> dict[str, FunctionSamples]:
+    """``ProfileConverter::flattenProfile`` for CS profiles: merge contexts by leaf name.
+
+    A merge refused for a checksum mismatch leaves that context out, as in LLVM.
+    """
+    flat: dict[str, FunctionSamples] = {}
+    for fs in profiles:
+        target = flat.get(fs.name)
+        if target is None:
+            target = flat[fs.name] = FunctionSamples(SampleContext(fs.name))
+        target.merge(fs)
+    return flat
