@@ -145,6 +145,17 @@ class TextSyntaxError(FormatError):
     llvm_message = "malformed instrumentation profile data"
 
 
+class SampleTextSyntaxError(TextSyntaxError):
+    """A sample text line LLVM rejects; LLVM names the line: ``FILE:LINE: message``."""
+
+    llvm_message = "Malformed sample profile data"
+
+    def headline(self) -> str:
+        line = self.location.line
+        where = f"{self.path}:{line}" if self.path and line else self.path
+        return f"{where}: {self.llvm_message}" if where else self.llvm_message
+
+
 class MergeError(ProfdataError):
     llvm_message = "no profile can be merged"
 

@@ -24,6 +24,7 @@ from profdata.errors import UsageError
 from profdata.formats import open_instr
 from profdata.ops.show import ShowOptions, collect
 from profdata.ops.show_json import render_json
+from profdata.ops.show_sample import SampleShowOptions, show_sample_file
 from profdata.ops.show_text import render_text
 from profdata.releases import Release
 
@@ -74,7 +75,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--profile-version", help="show profile version (LLVM 15+)")
     flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
     flag("--instr", help="instrumentation profile (default)")
-    flag("--sample", help="sample profile (not supported yet)")
+    flag("--sample", help="sample profile")
     flag("--memory", help="MemProf memory access profile (not supported)")
     parser.add_argument(
         "--show-format", choices=("text", "json", "yaml"), default=None,
@@ -157,14 +158,27 @@ def options_from_args(args: argparse.Namespace) -> ShowOptions:
     )
 
 
+def _run_sample(args: argparse.Namespace, fmt: str) -> int:
+    """``show --sample``: :func:`profdata.ops.show_sample.show_sample_file`."""
+    options = SampleShowOptions(
+        all_functions=args.all_functions, function=args.function,
+        detailed_summary=args.detailed_summary, topn=args.topn,
+        hot_func_list=args.hot_func_list, show_prof_sym_list=args.show_prof_sym_list,
+        show_sec_info_only=args.show_sec_info_only, show_format=fmt,
+    )  # fmt: skip
+    if options.all_functions and options.function:
+        sys.stderr.write("warning: -function argument ignored: showing all functions\n")
+    result = show_sample_file(args.inputs[0], options, args.release)
+    sys.stderr.write("".join(f"warning: {w}\n" for w in result.warnings))
+    out = Output(args.output)
+    out.write(result.text)
+    out.close()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
     check_release(args, release)
-    if args.sample:
-        raise UsageError(
-            "sample profiles (--sample) are not supported by profdata yet; "
-            "use llvm-profdata show --sample"
-        )
     if args.memory:
         raise UsageError("MemProf profiles (--memory) are not supported by profdata")
     if args.debug_info is not None:
@@ -183,6 +197,8 @@ def run(args: argparse.Namespace) -> int:
             f"Can specify at most 1 positional arguments: See: {_PROG} --help"
         )
     fmt = "json" if args.json else (args.show_format or "text")
+    if args.sample:
+        return _run_sample(args, fmt)
     if fmt == "yaml":
         raise UsageError("YAML output is not supported for instr profiles")
     if fmt == "json" and args.text:

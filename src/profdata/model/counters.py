@@ -47,6 +47,18 @@ def merge_counts(
     dst: Counts, src: Counts, weight: int, max_count: int = INSTR_MAX_COUNT
 ) -> tuple[Counts, bool]:
     """``dst + src * weight`` per element, saturating like ``InstrProfRecord::merge``."""
+    total, overflow = merge_counts_mask(dst, src, weight, max_count)
+    return total, bool(overflow.any())
+
+
+def merge_counts_mask(
+    dst: Counts, src: Counts, weight: int, max_count: int = INSTR_MAX_COUNT
+) -> tuple[Counts, npt.NDArray[np.bool_]]:
+    """:func:`merge_counts` with the overflow flag of every element.
+
+    Merging many records at once concatenates their counters into one array;
+    the per-element flags let the caller tell which record overflowed.
+    """
     scaled = np.asarray(src, dtype=_U64)
     overflow = np.zeros(len(scaled), dtype=bool)
     if weight != 1:
@@ -60,7 +72,7 @@ def merge_counts(
     total[overflow] = _U64(U64_MAX)
     clamp = total > _U64(max_count)
     total[clamp] = _U64(max_count)
-    return total, bool(overflow.any() or clamp.any())
+    return total, overflow | clamp
 
 
 def saturating_multiply_add(x: int, weight: int, acc: int) -> tuple[int, bool]:

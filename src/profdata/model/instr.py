@@ -9,7 +9,7 @@ overlap) works on one model whatever the input was.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
@@ -85,6 +85,57 @@ class InstrRecord:
         return int(self.counts.max()) if len(self.counts) else 0
 
 
+@dataclass(eq=False)
+class RecordColumns:
+    """The records of a profile as parallel columns, in reader order.
+
+    What ``show`` needs of every record -- name, hash and counters -- without an
+    :class:`InstrRecord` and its value sites per function: 100k of those cost
+    more than printing them.  Readers that decode records in bulk (raw,
+    indexed) build the columns straight from the file; any other profile gets
+    them from its records (:meth:`of`).  ``counts`` is every record's counters
+    concatenated, record ``i`` owning ``counts[starts[i] : starts[i] + lengths[i]]``.
+    """
+
+    names: list[str]
+    hashes: npt.NDArray[np.uint64]
+    counts: Counts
+    lengths: npt.NDArray[np.int64]
+
+    def __post_init__(self) -> None:
+        self.starts: npt.NDArray[np.int64] = np.cumsum(self.lengths) - self.lengths
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    @classmethod
+    def of(cls, records: Iterable[InstrRecord]) -> RecordColumns:
+        names: list[str] = []
+        hashes: list[int] = []
+        arrays: list[Counts] = []
+        for rec in records:
+            names.append(rec.name)
+            hashes.append(rec.hash)
+            arrays.append(rec.counts)
+        lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=len(arrays))
+        counts = (
+            np.concatenate(arrays).astype(np.uint64, copy=False)
+            if int(lengths.sum())
+            else np.zeros(0, dtype=np.uint64)
+        )
+        return cls(names, np.array(hashes, dtype=np.uint64), counts, lengths)
+
+    def select(self, keep: npt.NDArray[np.bool_]) -> RecordColumns:
+        """The columns of the rows where ``keep`` is true, in order."""
+        names = self.names
+        return RecordColumns(
+            [names[i] for i in np.flatnonzero(keep).tolist()],
+            self.hashes[keep],
+            self.counts[np.repeat(keep, self.lengths)],
+            self.lengths[keep],
+        )
+
+
 @dataclass(frozen=True)
 class TemporalTrace:
     """One temporal profile trace: function name hashes in first-call order."""
@@ -123,3 +174,7 @@ class InstrProfile:
 
     def symbol(self, name_hash: int) -> str | None:
         return self.symbols.get(name_hash)
+
+    def columns(self) -> RecordColumns:
+        """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""
+        return RecordColumns.of(self.records)

@@ -98,23 +98,46 @@ def summarize_counts(
     """Summary of functions given their first counters and all their other counters."""
     entry = np.asarray(entry_counts, dtype=np.uint64)
     internal = np.asarray(internal_counts, dtype=np.uint64)
-    allc = np.concatenate([entry, internal])
-    if len(allc):
-        values, freqs = np.unique(allc, return_counts=True)
-        total = int(np.sum(allc, dtype=np.uint64))
-    else:
-        values = np.zeros(0, dtype=np.uint64)
-        freqs = np.zeros(0, dtype=np.int64)
-        total = 0
+    max_entry = int(entry.max()) if len(entry) else 0
+    max_internal = int(internal.max()) if len(internal) else 0
+    total = (int(np.sum(entry, dtype=np.uint64)) + int(np.sum(internal, dtype=np.uint64))) & U64
+    detailed: tuple[SummaryEntry, ...] = ()
+    if cutoffs:
+        detailed = _detailed_of_counts(entry, internal, total, cutoffs)
     return ProfileSummary(
         num_functions=len(entry) & 0xFFFFFFFF,
-        num_counts=len(allc) & 0xFFFFFFFF,
-        max_function_count=int(entry.max()) if len(entry) else 0,
-        max_count=int(allc.max()) if len(allc) else 0,
-        max_internal_count=int(internal.max()) if len(internal) else 0,
+        num_counts=(len(entry) + len(internal)) & 0xFFFFFFFF,
+        max_function_count=max_entry,
+        max_count=max(max_entry, max_internal),
+        max_internal_count=max_internal,
         total_count=total,
-        detailed=detailed_entries(values, freqs, total, cutoffs),
+        detailed=detailed,
     )
+
+
+def _detailed_of_counts(
+    entry: np.ndarray, internal: np.ndarray, total: int, cutoffs: Sequence[int]
+) -> tuple[SummaryEntry, ...]:
+    """:func:`detailed_entries` of all the counts, sorting only the non-zero ones when it can.
+
+    Zeros come last in the descending walk and add nothing to the running sum,
+    so no cutoff of at most 100% reaches them -- unless that sum wraps past
+    2**64, after which LLVM's walk may run on into them.
+    """
+    counts = np.concatenate([entry, internal])
+    if max(cutoffs) <= SCALE:
+        values, freqs = np.unique(counts[counts != 0], return_counts=True)
+        if not _sum_wraps(values, freqs):
+            return detailed_entries(values, freqs, total, cutoffs)
+    values, freqs = np.unique(counts, return_counts=True)
+    return detailed_entries(values, freqs, total, cutoffs)
+
+
+def _sum_wraps(values: np.ndarray, freqs: np.ndarray) -> bool:
+    """Whether the counts (distinct ``values``, ascending, with ``freqs``) sum past 2**64-1."""
+    if not len(values) or int(values[-1]) * int(freqs.sum()) <= U64:
+        return False
+    return sum(v * f for v, f in zip(values.tolist(), freqs.tolist(), strict=True)) > U64
 
 
 def summarize_records(

@@ -33,8 +33,11 @@ from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import name_bytes
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import (
+    CounterBatch,
     WarningKind,
+    counters_mergeable,
     has_duplicate_memop_values,
+    merge_beyond_counters,
     merge_record,
     new_record,
 )
@@ -122,16 +125,51 @@ class InstrProfWriter:
         self, record: InstrRecord, weight: int = 1, name: str | None = None
     ) -> list[WarningKind]:
         """``InstrProfWriter::addRecord``; returns every problem LLVM's callback would see."""
-        key = record.name if name is None else name
-        by_hash = self.functions.setdefault(key, {})
-        warn: list[WarningKind] = []
-        dest = by_hash.get(record.hash)
+        return self.add_records([record], weight, None if name is None else [name])[0]
+
+    def add_records(
+        self,
+        records: Sequence[InstrRecord],
+        weight: int = 1,
+        names: Sequence[str] | None = None,
+    ) -> list[list[WarningKind]]:
+        """``addRecord`` for each record in order (``names`` overrides their names).
+
+        Returns the problems of each record.  Counter additions are queued in a
+        :class:`CounterBatch` and done with one vector operation; a record seen
+        twice in ``records`` flushes the queue first, so the result is that of
+        adding the records one by one.
+        """
         pseudo = self.release.merge_pseudo_counts
-        if dest is None:
-            by_hash[record.hash] = new_record(record, key, weight, pseudo, warn)
-        else:
-            merge_record(dest, record, weight, pseudo, warn)
-        return warn
+        warnings: list[list[WarningKind]] = [[] for _ in records]
+        batch = CounterBatch(weight, pseudo)
+        queued: set[tuple[str, int]] = set()
+        for index, rec in enumerate(records):
+            name = rec.name if names is None else names[index]
+            by_hash = self.functions.get(name)
+            if by_hash is None:
+                by_hash = self.functions[name] = {}
+            dest = by_hash.get(rec.hash)
+            if dest is None:
+                by_hash[rec.hash] = new_record(rec, name, weight, pseudo, warnings[index])
+                continue
+            key = (name, rec.hash)
+            if key in queued:
+                self._flush(batch, warnings)
+                queued.clear()
+            if counters_mergeable(dest, rec, pseudo):
+                batch.add(index, dest, rec)
+                queued.add(key)
+                merge_beyond_counters(dest, rec, weight, warnings[index])
+            else:
+                merge_record(dest, rec, weight, pseudo, warnings[index])
+        self._flush(batch, warnings)
+        return warnings
+
+    @staticmethod
+    def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
+        for index in batch.flush():
+            warnings[index].insert(0, WarningKind.COUNTER_OVERFLOW)
 
     def merge_kind(self, kind: ProfileKind, frontend: bool) -> str | None:
         """``mergeProfileKind``: None on success, else the reason LLVM refuses."""
@@ -165,10 +203,12 @@ class InstrProfWriter:
 
     def merge_from(self, other: InstrProfWriter) -> list[WarningKind]:
         """``mergeRecordsFromWriter``: records, binary ids and traces (not vtable names)."""
-        warnings: list[WarningKind] = []
-        for name, records in other.iteration_order():
-            for rec in records:
-                warnings.extend(self.add_record(rec, 1, name))
+        names: list[str] = []
+        records: list[InstrRecord] = []
+        for name, recs in other.iteration_order():
+            names.extend(name for _ in recs)
+            records.extend(recs)
+        warnings = [w for ws in self.add_records(records, 1, names) for w in ws]
         self.binary_ids.extend(other.binary_ids)
         self.traces.add_traces(other.traces.traces, other.traces.stream_size)
         return warnings
@@ -374,11 +414,12 @@ def _load_input(
         ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
         return
     remap = options.remapping
-    for rec in profile.records:
-        name = remap.get(rec.name, rec.name) if remap else rec.name
-        problems = writer.add_record(rec, entry.weight, name)
+    records = profile.records
+    names = [remap.get(rec.name, rec.name) for rec in records] if remap else None
+    for index, problems in enumerate(writer.add_records(records, entry.weight, names)):
         if problems:
             kind = problems[0]
+            name = records[index].name if names is None else names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
     if options.keep_vtable_symbols:
         writer.vtable_names.update(dict.fromkeys(profile.vtable_names))

@@ -15,15 +15,25 @@ from __future__ import annotations
 
 from enum import Enum
 
+import numpy as np
+
 from profdata.model.counters import (
     INSTR_MAX_COUNT,
     U64_MAX,
     merge_counts,
+    merge_counts_mask,
     saturating_multiply,
     saturating_multiply_add,
     scale_counts,
 )
-from profdata.model.instr import PSEUDO_HOT, PSEUDO_WARM, InstrRecord, ValueData, ValueSite
+from profdata.model.instr import (
+    PSEUDO_HOT,
+    PSEUDO_WARM,
+    Counts,
+    InstrRecord,
+    ValueData,
+    ValueSite,
+)
 from profdata.model.kinds import ValueKind
 
 MAX_VALUES_PER_SITE = 255  # INSTR_PROF_MAX_NUM_VAL_PER_SITE
@@ -89,44 +99,102 @@ def merge_record(
     dest: InstrRecord, src: InstrRecord, weight: int, pseudo_counts: bool, warn: list[WarningKind]
 ) -> None:
     """``InstrProfRecord::merge`` of ``src`` (times ``weight``) into ``dest``, then the sort."""
-    _merge_into(dest, src, weight, pseudo_counts, warn)
-    sort_value_data(dest)
-
-
-def _merge_into(
-    dest: InstrRecord, src: InstrRecord, weight: int, pseudo_counts: bool, warn: list[WarningKind]
-) -> None:
-    if len(dest.counts) != len(src.counts):
-        warn.append(WarningKind.COUNT_MISMATCH)
+    if not counters_mergeable(dest, src, pseudo_counts):
+        _merge_special(dest, src, pseudo_counts, warn)
         return
-    if pseudo_counts:
-        src_pseudo, dst_pseudo = src.pseudo_kind, dest.pseudo_kind
-        if src_pseudo is not None or dst_pseudo is not None:
-            if src_pseudo is None or dst_pseudo is None:
-                warn.append(WarningKind.COUNT_MISMATCH)
-                return
-            counts = dest.counts.copy()
-            counts[0] = PSEUDO_HOT if PSEUDO_HOT in (src_pseudo, dst_pseudo) else PSEUDO_WARM
-            dest.counts = counts
-            return
     max_count = INSTR_MAX_COUNT if pseudo_counts else U64_MAX
     dest.counts, overflow = merge_counts(dest.counts, src.counts, weight, max_count)
     if overflow:
         warn.append(WarningKind.COUNTER_OVERFLOW)
+    merge_beyond_counters(dest, src, weight, warn)
+
+
+def counters_mergeable(dest: InstrRecord, src: InstrRecord, pseudo_counts: bool) -> bool:
+    """Whether the counters add up element by element (else :func:`merge_record` decides)."""
+    if len(dest.counts) != len(src.counts):
+        return False
+    return not pseudo_counts or (src.pseudo_kind is None and dest.pseudo_kind is None)
+
+
+def _merge_special(
+    dest: InstrRecord, src: InstrRecord, pseudo_counts: bool, warn: list[WarningKind]
+) -> None:
+    """A counter-count mismatch, or (LLVM 15+) pseudo counts: nothing else is merged."""
+    src_pseudo, dst_pseudo = src.pseudo_kind, dest.pseudo_kind
+    if len(dest.counts) != len(src.counts) or src_pseudo is None or dst_pseudo is None:
+        warn.append(WarningKind.COUNT_MISMATCH)
+        return
+    counts = dest.counts.copy()
+    counts[0] = PSEUDO_HOT if PSEUDO_HOT in (src_pseudo, dst_pseudo) else PSEUDO_WARM
+    dest.counts = counts
+
+
+def merge_beyond_counters(
+    dest: InstrRecord, src: InstrRecord, weight: int, warn: list[WarningKind]
+) -> None:
+    """The rest of ``InstrProfRecord::merge`` (bitmap OR, value sites) and the sort."""
     if len(dest.bitmap) != len(src.bitmap):
         warn.append(WarningKind.BITMAP_MISMATCH)
-        return
-    if src.bitmap:
-        dest.bitmap = (
-            int.from_bytes(dest.bitmap, "little") | int.from_bytes(src.bitmap, "little")
-        ).to_bytes(len(src.bitmap), "little")
-    for kind in ValueKind:
-        dst_sites, src_sites = dest.sites(kind), src.sites(kind)
-        if len(dst_sites) != len(src_sites):
-            warn.append(WarningKind.VALUE_SITE_COUNT_MISMATCH)
-            continue
-        for site, other in zip(dst_sites, src_sites, strict=True):
-            merge_site(site, other, weight, warn)
+    else:
+        if src.bitmap:
+            dest.bitmap = (
+                int.from_bytes(dest.bitmap, "little") | int.from_bytes(src.bitmap, "little")
+            ).to_bytes(len(src.bitmap), "little")
+        if dest.value_sites or src.value_sites:
+            for kind in ValueKind:
+                dst_sites, src_sites = dest.sites(kind), src.sites(kind)
+                if len(dst_sites) != len(src_sites):
+                    warn.append(WarningKind.VALUE_SITE_COUNT_MISMATCH)
+                    continue
+                for site, other in zip(dst_sites, src_sites, strict=True):
+                    merge_site(site, other, weight, warn)
+    sort_value_data(dest)
+
+
+class CounterBatch:
+    """Counter merges of many records done as one vectorized saturating multiply-add.
+
+    Counters are independent of everything else a merge touches, so a caller
+    can queue them while it merges the rest record by record, as long as it
+    flushes before a record with a queued merge is merged again.
+    """
+
+    def __init__(self, weight: int, pseudo_counts: bool) -> None:
+        self.weight = weight
+        self.max_count = INSTR_MAX_COUNT if pseudo_counts else U64_MAX
+        self.tags: list[int] = []
+        self.dests: list[InstrRecord] = []
+        self.srcs: list[Counts] = []
+
+    def __len__(self) -> int:
+        return len(self.dests)
+
+    def add(self, tag: int, dest: InstrRecord, src: InstrRecord) -> None:
+        self.tags.append(tag)
+        self.dests.append(dest)
+        self.srcs.append(src.counts)
+
+    def flush(self) -> list[int]:
+        """Apply the queued merges; returns the tags of the records that overflowed."""
+        if not self.dests:
+            return []
+        lengths = np.fromiter((len(c) for c in self.srcs), dtype=np.int64, count=len(self.srcs))
+        total, overflow = merge_counts_mask(
+            np.concatenate([d.counts for d in self.dests]),
+            np.concatenate(self.srcs),
+            self.weight,
+            self.max_count,
+        )
+        ends = np.cumsum(lengths)
+        for dest, part in zip(self.dests, np.split(total, ends[:-1]), strict=True):
+            dest.counts = part
+        overflowed: list[int] = []
+        if overflow.any():
+            nonempty = np.flatnonzero(lengths)
+            hit = np.logical_or.reduceat(overflow, (ends - lengths)[nonempty])
+            overflowed = [self.tags[i] for i in nonempty[hit]]
+        self.tags, self.dests, self.srcs = [], [], []
+        return overflowed
 
 
 def merge_site(site: ValueSite, other: ValueSite, weight: int, warn: list[WarningKind]) -> None:

@@ -42,13 +42,15 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import InstrProfile, InstrRecord, ValueSite
+from profdata.model.instr import InstrProfile, InstrRecord, ValueData, ValueSite
 from profdata.model.kinds import ValueKind
 from profdata.ops.merge import InstrProfWriter, RecordWarning
-from profdata.ops.merge_records import WarningKind
+from profdata.ops.merge_records import WarningKind, merge_record, new_record
 from profdata.releases import Release
 
 _U64_MASK = U64_MAX
+#: ``DenseMapInfo<uint64_t>::getEmptyKey()``: a FuncHash the writer's map cannot hold.
+DENSEMAP_EMPTY_KEY = U64_MAX
 
 #: What ``OverlapStats::dump`` calls each value kind.
 KIND_NAMES = {
@@ -63,7 +65,7 @@ class Level(Enum):
     FUNCTION = "function"  # OverlapStats::FunctionLevel
 
 
-@dataclass
+@dataclass(slots=True)
 class CountSum:
     """LLVM's ``CountSumOrPercent``: an entry count, an edge sum and one sum per value kind.
 
@@ -71,35 +73,45 @@ class CountSum:
     (overlap, mismatch, unique), as in LLVM.
     """
 
-    num_kinds: int
-    num_entries: int = 0
-    count_sum: float = 0.0
-    value_counts: list[float] = field(default_factory=list)
+    num_entries: int
+    count_sum: float
+    value_counts: list[float]
 
-    def __post_init__(self) -> None:
-        if not self.value_counts:
-            self.value_counts = [0.0] * self.num_kinds
+    @classmethod
+    def zero(cls, num_kinds: int) -> CountSum:
+        return cls(0, 0.0, [0.0] * num_kinds)
 
 
-@dataclass
+@dataclass(slots=True)
 class OverlapStats:
     """LLVM's ``OverlapStats`` of the whole program or of one function."""
 
     level: Level
-    num_kinds: int
+    base: CountSum
+    test: CountSum
+    overlap: CountSum
+    mismatch: CountSum
+    unique: CountSum
     func_name: str = ""
     func_hash: int = 0
-    #: ``Valid``: a function block passed the cutoff; the program level is always valid
-    valid: bool = False
-    base: CountSum = field(init=False)
-    test: CountSum = field(init=False)
-    overlap: CountSum = field(init=False)
-    mismatch: CountSum = field(init=False)
-    unique: CountSum = field(init=False)
 
-    def __post_init__(self) -> None:
-        for name in ("base", "test", "overlap", "mismatch", "unique"):
-            setattr(self, name, CountSum(self.num_kinds))
+    @classmethod
+    def new(cls, level: Level, num_kinds: int, name: str = "", func_hash: int = 0) -> OverlapStats:
+        zero = CountSum.zero
+        return cls(
+            level,
+            zero(num_kinds),
+            zero(num_kinds),
+            zero(num_kinds),
+            zero(num_kinds),
+            zero(num_kinds),
+            name,
+            func_hash,
+        )
+
+    @property
+    def num_kinds(self) -> int:
+        return len(self.base.value_counts)
 
     def add_one_mismatch(self, func: CountSum) -> None:
         """``addOneMismatch``: the function's share of the test sums."""
@@ -111,19 +123,16 @@ class OverlapStats:
 
     def kinds_shown(self) -> list[ValueKind]:
         """The value kinds ``dump`` prints: those with a base or test sum of at least 1."""
-        return [
-            ValueKind(k)
-            for k in range(self.num_kinds)
-            if self.base.value_counts[k] >= 1.0 or self.test.value_counts[k] >= 1.0
-        ]
+        base, test = self.base.value_counts, self.test.value_counts
+        return [ValueKind(k) for k in range(len(base)) if base[k] >= 1.0 or test[k] >= 1.0]
 
 
 def _add_share(into: CountSum, func: CountSum, test: CountSum) -> None:
     into.num_entries += 1
     into.count_sum += func.count_sum / test.count_sum
-    for k in range(into.num_kinds):
-        if test.value_counts[k] >= 1.0:
-            into.value_counts[k] += func.value_counts[k] / test.value_counts[k]
+    for k, total in enumerate(test.value_counts):
+        if total >= 1.0:
+            into.value_counts[k] += func.value_counts[k] / total
 
 
 @dataclass(frozen=True)
@@ -144,7 +153,7 @@ class OverlapResult:
     test_name: str
     release: Release
     program: OverlapStats
-    #: the function blocks, in test-reader order
+    #: the function blocks (LLVM's valid function-level stats), in test-reader order
     functions: list[OverlapStats] = field(default_factory=list)
     #: the input whose edge sum is below 1 when LLVM stopped early, else None
     zero_sum_profile: str | None = None
@@ -160,6 +169,17 @@ def value_kinds(release: Release) -> list[ValueKind]:
     return [ValueKind(k) for k in range(release.max_value_kind + 1)]
 
 
+@dataclass(slots=True)
+class _Match:
+    """A test record whose (name, hash) the base has, with the same shape."""
+
+    dest: InstrRecord
+    test: InstrRecord
+    test_sum: float
+    #: the function block when the record passes the cutoff, else None
+    func: OverlapStats | None
+
+
 def overlap_instr(
     base: InstrProfile,
     test: InstrProfile,
@@ -170,107 +190,196 @@ def overlap_instr(
     sink: WarningSink | None = None,
 ) -> OverlapResult:
     """``overlapInstrProfile`` on two profiles already read (names are only printed)."""
-    kinds = value_kinds(options.release)
-    program = OverlapStats(Level.PROGRAM, len(kinds), valid=True)
+    num_kinds = options.release.max_value_kind + 1
+    program = OverlapStats.new(Level.PROGRAM, num_kinds)
     result = OverlapResult(base_name, test_name, options.release, program)
-    accumulate_profile(base, options.cs, program.base)
-    accumulate_profile(test, options.cs, program.test)
+    base_records = list(iter(base.records))  # not list(records): no len() pass first
+    test_records = list(iter(test.records))
+    accumulate_profile(base_records, base.kind.is_ir, options.cs, program.base)
+    accumulate_profile(test_records, test.kind.is_ir, options.cs, program.test)
     if program.base.count_sum < 1.0:
         result.zero_sum_profile = base_name
         return result
     if program.test.count_sum < 1.0:
         result.zero_sum_profile = test_name
         return result
-    writer = _load_base(base, base_name, options.release, result.warnings, sink)
-    functions = writer.functions
-    for rec in test.records:
-        func = OverlapStats(Level.FUNCTION, len(kinds), rec.name, rec.hash)
-        accumulate_record(rec, func.test)
-        by_hash = functions.get(rec.name)
-        if by_hash is None:
-            program.add_one_unique(func.test)
-            continue
-        if func.test.count_sum < 1.0:
-            program.overlap.num_entries += 1
-            continue
-        dest = by_hash.get(rec.hash)
-        if dest is None:
-            program.add_one_mismatch(func.test)
-            continue
-        cutoff = 0 if options.function and options.function in rec.name else options.value_cutoff
-        overlap_record(dest, rec, program, func, cutoff)
-        if func.valid:
-            result.functions.append(func)
+    functions = _load_base(base_records, base, base_name, options.release, result.warnings, sink)
+    matches = _classify(test_records, functions, program, options)
+    _score_edges(matches, program)
+    result.functions = [m.func for m in matches if m.func is not None]
     return result
 
 
 def _load_base(
+    records: list[InstrRecord],
     base: InstrProfile,
     name: str,
     release: Release,
     warnings: list[RecordWarning],
     sink: WarningSink | None,
-) -> InstrProfWriter:
-    """``loadInput`` of the base with weight 1: the first problem of a record is reported."""
+) -> dict[str, dict[int, InstrRecord]]:
+    """``loadInput`` of the base with weight 1, as name -> hash -> merged record.
+
+    Only a (name, hash) seen more than once needs the writer's merge (and
+    can warn); a record seen once is what ``addRecord`` stores for it: the
+    record itself, value sites sorted and cut to 255 (:func:`new_record`).
+    Skipping the writer for those keeps a 100k-function base cheap.
+
+    A FuncHash of 2**64-1 is the empty key of the writer's ``SmallDenseMap``:
+    LLVM's lookup "finds" an empty bucket, merges the record into the empty
+    record found there (a counter mismatch) and stores nothing, though the
+    name is now known.
+    """
+    seen: set[tuple[str, int]] = set()
+    repeated: set[tuple[str, int]] = set()
+    for rec in records:
+        key = (rec.name, rec.hash)
+        if key in seen:
+            repeated.add(key)
+        seen.add(key)
+    functions: dict[str, dict[int, InstrRecord]] = {}
     writer = InstrProfWriter(release)
     writer.merge_kind(base.kind, base.explicit_frontend)
-    seen: set[WarningKind] = set()
-    for rec in base.records:
-        problems = writer.add_record(rec, 1)
+    pseudo = release.merge_pseudo_counts
+    reported: set[WarningKind] = set()
+    for rec in records:
+        problems: list[WarningKind] = []
+        if rec.hash == DENSEMAP_EMPTY_KEY:
+            functions.setdefault(rec.name, {})
+            merge_record(_empty_record(rec), rec, 1, pseudo, problems)
+        elif repeated and (rec.name, rec.hash) in repeated:
+            problems = writer.add_record(rec, 1)
+        else:
+            stored = new_record(rec, rec.name, 1, pseudo, problems) if rec.value_sites else rec
+            by_hash = functions.get(rec.name)
+            if by_hash is None:
+                functions[rec.name] = {rec.hash: stored}
+            else:
+                by_hash[rec.hash] = stored
         if problems:
             kind = problems[0]
-            warning = RecordWarning(kind, name, rec.name, kind not in seen)
-            seen.add(kind)
+            warning = RecordWarning(kind, name, rec.name, kind not in reported)
+            reported.add(kind)
             warnings.append(warning)
             if sink is not None:
                 sink(warning)
-    return writer
+    for func_name, merged in writer.functions.items():
+        functions.setdefault(func_name, {}).update(merged)
+    return functions
+
+
+def _empty_record(like: InstrRecord) -> InstrRecord:
+    """The default-constructed ``InstrProfRecord`` an empty DenseMap bucket holds."""
+    return InstrRecord(like.name, like.hash, np.zeros(0, dtype=np.uint64))
+
+
+def _classify(
+    records: list[InstrRecord],
+    functions: dict[str, dict[int, InstrRecord]],
+    program: OverlapStats,
+    options: OverlapOptions,
+) -> list[_Match]:
+    """``overlapRecord`` for every test record, except the edge scores (vectorized later).
+
+    Unknown names, zero sums and mismatches are settled here in test order;
+    value sites are scored here too, since they are irregular.
+    """
+    num_kinds = program.num_kinds
+    sums = edge_sums(records).tolist()
+    maxima = edge_maxima(records).tolist()
+    matches: list[_Match] = []
+    for rec, edge_sum, max_count in zip(records, sums, maxima, strict=True):
+        test_sum = CountSum(len(rec.counts), float(edge_sum), _value_sums(rec, num_kinds))
+        by_hash = functions.get(rec.name)
+        if by_hash is None:
+            program.add_one_unique(test_sum)
+            continue
+        if test_sum.count_sum < 1.0:
+            program.overlap.num_entries += 1
+            continue
+        dest = None if rec.hash == DENSEMAP_EMPTY_KEY else by_hash.get(rec.hash)
+        if dest is None or not _same_shape(dest, rec, num_kinds):
+            program.add_one_mismatch(test_sum)
+            continue
+        forced = bool(options.function) and options.function in rec.name
+        func: OverlapStats | None = None
+        if max_count >= (0 if forced else options.value_cutoff):
+            func = OverlapStats.new(Level.FUNCTION, num_kinds, rec.name, rec.hash)
+            func.test = test_sum
+            func.base.value_counts = _value_sums(dest, num_kinds)
+        if dest.value_sites and rec.value_sites:
+            for kind in range(num_kinds):
+                for mine, theirs in zip(
+                    dest.sites(ValueKind(kind)), rec.sites(ValueKind(kind)), strict=True
+                ):
+                    _overlap_site(mine, theirs, kind, program, func)
+        program.overlap.num_entries += 1
+        matches.append(_Match(dest, rec, test_sum.count_sum, func))
+    return matches
+
+
+def _same_shape(dest: InstrRecord, other: InstrRecord, num_kinds: int) -> bool:
+    """Same counter count and the same number of sites of every value kind."""
+    if len(dest.counts) != len(other.counts):
+        return False
+    if not dest.value_sites and not other.value_sites:
+        return True
+    return all(
+        dest.num_sites(ValueKind(k)) == other.num_sites(ValueKind(k)) for k in range(num_kinds)
+    )
 
 
 # -- sums ------------------------------------------------------------------------
-def accumulate_profile(profile: InstrProfile, cs: bool, into: CountSum) -> None:
+def accumulate_profile(records: list[InstrRecord], is_ir: bool, cs: bool, into: CountSum) -> None:
     """``InstrProfReader::accumulateCounts``: the CS filter applies to IR profiles only."""
-    ir = profile.kind.is_ir
-    records = [rec for rec in profile.records if not ir or rec.is_cs == cs]
-    edge = edge_sums(records)
-    if len(edge):
-        into.count_sum = _sequential_sum(edge.astype(np.float64), into.count_sum)
-    for rec in records:
+    kept = [rec for rec in records if rec.is_cs == cs] if is_ir else records
+    into.count_sum = _sequential_sum(edge_sums(kept).astype(np.float64), into.count_sum)
+    for rec in kept:
         if rec.value_sites:
-            for k, total in enumerate(_value_sums(rec, into.num_kinds)):
-                into.value_counts[k] += float(total)
-    into.num_entries = len(records)
+            for k, total in enumerate(_value_sums(rec, len(into.value_counts))):
+                into.value_counts[k] += total
+    into.num_entries = len(kept)
 
 
-def accumulate_record(rec: InstrRecord, into: CountSum) -> None:
-    """``InstrProfRecord::accumulateCounts`` of one record."""
-    into.num_entries += len(rec.counts)
-    into.count_sum += float(int(rec.counts.sum(dtype=np.uint64)))
-    if rec.value_sites:
-        for k, total in enumerate(_value_sums(rec, into.num_kinds)):
-            into.value_counts[k] += float(total)
+def _segments(
+    records: Iterable[InstrRecord],
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.bool_], int]:
+    arrays = [rec.counts for rec in records]
+    if not arrays:
+        empty = np.zeros(0, dtype=np.int64)
+        return np.zeros(0, dtype=np.uint64), empty, empty.astype(bool), 0
+    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    flat = np.concatenate(arrays).astype(np.uint64, copy=False)
+    nonempty = lengths > 0
+    starts = (np.cumsum(lengths) - lengths)[nonempty]
+    return flat, starts, nonempty, len(arrays)
 
 
 def edge_sums(records: Iterable[InstrRecord]) -> npt.NDArray[np.uint64]:
     """Each record's counter sum, wrapping at 2**64 as LLVM's ``uint64_t FuncSum`` does."""
-    arrays = [rec.counts for rec in records]
-    if not arrays:
-        return np.zeros(0, dtype=np.uint64)
-    lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    flat = np.concatenate(arrays).astype(np.uint64, copy=False)
-    out = np.zeros(len(arrays), dtype=np.uint64)
-    nonempty = lengths > 0
-    if nonempty.any():
-        starts = (np.cumsum(lengths) - lengths)[nonempty]
+    flat, starts, nonempty, count = _segments(records)
+    out = np.zeros(count, dtype=np.uint64)
+    if len(starts):
         out[nonempty] = np.add.reduceat(flat, starts)
     return out
 
 
-def _value_sums(rec: InstrRecord, num_kinds: int) -> list[int]:
-    return [
-        sum(vd.count for site in rec.sites(ValueKind(k)) for vd in site) & _U64_MASK
-        for k in range(num_kinds)
-    ]
+def edge_maxima(records: Iterable[InstrRecord]) -> npt.NDArray[np.uint64]:
+    """Each record's largest counter (0 for a record without counters)."""
+    flat, starts, nonempty, count = _segments(records)
+    out = np.zeros(count, dtype=np.uint64)
+    if len(starts):
+        out[nonempty] = np.maximum.reduceat(flat, starts)
+    return out
+
+
+def _value_sums(rec: InstrRecord, num_kinds: int) -> list[float]:
+    """Per kind, the record's value counts summed as a wrapping ``uint64_t``, as a double."""
+    totals = [0.0] * num_kinds
+    for kind, sites in rec.value_sites.items():
+        if kind < num_kinds:
+            totals[kind] = float(sum(vd.count for site in sites for vd in site) & _U64_MASK)
+    return totals
 
 
 def _sequential_sum(values: npt.NDArray[np.float64], start: float = 0.0) -> float:
@@ -282,71 +391,77 @@ def _sequential_sum(values: npt.NDArray[np.float64], start: float = 0.0) -> floa
     return float(np.cumsum(values)[-1])
 
 
-# -- one record --------------------------------------------------------------------
-def _scores(
-    base: npt.NDArray[np.uint64], test: npt.NDArray[np.uint64], base_sum: float, test_sum: float
-) -> npt.NDArray[np.float64]:
-    """``OverlapStats::score`` per counter: ``min(base/baseSum, test/testSum)`` (0 for sums < 1)."""
-    if base_sum < 1.0 or test_sum < 1.0:
-        return np.zeros(len(test), dtype=np.float64)
-    return np.minimum(base.astype(np.float64) / base_sum, test.astype(np.float64) / test_sum)
-
-
+# -- scores ----------------------------------------------------------------------------
 def _score(base: int, test: int, base_sum: float, test_sum: float) -> float:
+    """``OverlapStats::score``: ``min(base/baseSum, test/testSum)``, 0 when a sum is below 1."""
     if base_sum < 1.0 or test_sum < 1.0:
         return 0.0
-    return min(float(base) / base_sum, float(test) / test_sum)
+    return min(base / base_sum, test / test_sum)
 
 
-def overlap_record(
-    dest: InstrRecord,
-    other: InstrRecord,
-    program: OverlapStats,
-    func: OverlapStats,
-    value_cutoff: int,
+def _score_edges(matches: list[_Match], program: OverlapStats) -> None:
+    """The counter part of ``InstrProfRecord::overlap`` for all matches at once.
+
+    Matches are grouped by counter count so each group is one 2-D array; a
+    row-wise ``cumsum`` adds each record's scores left to right like LLVM's
+    loop, and the per-record scores are then added in test order.
+    """
+    by_length: dict[int, list[int]] = {}
+    for i, m in enumerate(matches):
+        by_length.setdefault(len(m.test.counts), []).append(i)
+    scores = np.zeros(len(matches), dtype=np.float64)
+    base_total, test_total = program.base.count_sum, program.test.count_sum
+    for rows in by_length.values():
+        dest = np.stack([matches[i].dest.counts for i in rows]).astype(np.float64)
+        test = np.stack([matches[i].test.counts for i in rows]).astype(np.float64)
+        scores[rows] = _row_sums(np.minimum(dest / base_total, test / test_total))
+        blocks = [pos for pos, i in enumerate(rows) if matches[i].func is not None]
+        if blocks:
+            chosen = [matches[rows[pos]] for pos in blocks]
+            _score_functions(chosen, dest[blocks], test[blocks])
+    program.overlap.count_sum = _sequential_sum(scores, program.overlap.count_sum)
+
+
+def _score_functions(
+    matches: list[_Match], dest: npt.NDArray[np.float64], test: npt.NDArray[np.float64]
 ) -> None:
-    """``InstrProfRecord::overlap`` of the merged base record ``dest`` and a test record."""
-    accumulate_record(dest, func.base)
-    kinds = [ValueKind(k) for k in range(program.num_kinds)]
-    if len(dest.counts) != len(other.counts) or any(
-        dest.num_sites(k) != other.num_sites(k) for k in kinds
-    ):
-        program.add_one_mismatch(func.test)
-        return
-    for kind in kinds:
-        for mine, theirs in zip(dest.sites(kind), other.sites(kind), strict=True):
-            _overlap_site(mine, theirs, kind, program, func)
-    score = _sequential_sum(
-        _scores(dest.counts, other.counts, program.base.count_sum, program.test.count_sum)
-    )
-    program.overlap.count_sum += score
-    program.overlap.num_entries += 1
-    max_count = int(other.counts.max()) if len(other.counts) else 0
-    if max_count >= value_cutoff:
-        func.overlap.count_sum = _sequential_sum(
-            _scores(dest.counts, other.counts, func.base.count_sum, func.test.count_sum)
-        )
-        func.overlap.num_entries = len(other.counts)
-        func.valid = True
+    """The function-level edge score of the matches that print a block."""
+    funcs = [m.func for m in matches if m.func is not None]
+    dest_sums = edge_sums(m.dest for m in matches).astype(np.float64)
+    test_sums = np.array([m.test_sum for m in matches], dtype=np.float64)
+    usable = dest_sums >= 1.0
+    safe = np.where(usable, dest_sums, 1.0)
+    per_row = _row_sums(np.minimum(dest / safe[:, None], test / test_sums[:, None]))
+    per_row[~usable] = 0.0
+    width = dest.shape[1]
+    for func, base_sum, score in zip(funcs, dest_sums.tolist(), per_row.tolist(), strict=True):
+        func.base.count_sum = base_sum
+        func.overlap.count_sum = score
+        func.overlap.num_entries = width
 
 
-def _by_value(vd: tuple[int, int]) -> int:
-    return vd[0]
+def _row_sums(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+    """Each row summed left to right (``cumsum``; ``sum`` would add pairwise)."""
+    return np.cumsum(scores, axis=1)[:, -1]
+
+
+def _by_value(vd: ValueData) -> int:
+    return vd.value
 
 
 def _overlap_site(
     mine: ValueSite,
     theirs: ValueSite,
-    kind: ValueKind,
+    kind: int,
     program: OverlapStats,
-    func: OverlapStats,
+    func: OverlapStats | None,
 ) -> None:
     """``InstrProfValueSiteRecord::overlap``: both sides sorted by value, equal values scored."""
     a = sorted(mine, key=_by_value)
     b = sorted(theirs, key=_by_value)
-    k = int(kind)
-    p_base, p_test = program.base.value_counts[k], program.test.value_counts[k]
-    f_base, f_test = func.base.value_counts[k], func.test.value_counts[k]
+    p_base, p_test = program.base.value_counts[kind], program.test.value_counts[kind]
+    f_base = func.base.value_counts[kind] if func is not None else 0.0
+    f_test = func.test.value_counts[kind] if func is not None else 0.0
     score = 0.0
     func_score = 0.0
     i = j = 0
@@ -359,8 +474,9 @@ def _overlap_site(
             i += 1
             continue
         j += 1
-    program.overlap.value_counts[k] += score
-    func.overlap.value_counts[k] += func_score
+    program.overlap.value_counts[kind] += score
+    if func is not None:
+        func.overlap.value_counts[kind] += func_score
 
 
 # -- text ----------------------------------------------------------------------------

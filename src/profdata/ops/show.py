@@ -32,7 +32,7 @@ import numpy as np
 
 from profdata.errors import UsageError
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord
+from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns
 from profdata.model.kinds import CS_HASH_BIT, ValueKind
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_counts
 from profdata.ops.cxx_heap import PriorityQueue
@@ -181,15 +181,9 @@ class CounterColumns:
     skip_invalid: bool
 
     @classmethod
-    def of(cls, records: Sequence[InstrRecord], skip_invalid: bool) -> CounterColumns:
-        n = len(records)
-        arrays = [r.counts for r in records]
-        lengths = np.fromiter(map(len, arrays), dtype=np.int64, count=n)
-        if n and int(lengths.sum()):
-            all_counts = np.concatenate(arrays).astype(_U64, copy=False)
-        else:
-            all_counts = np.zeros(0, dtype=_U64)
-        starts = np.cumsum(lengths) - lengths
+    def of(cls, rows: RecordColumns, skip_invalid: bool) -> CounterColumns:
+        n = len(rows)
+        all_counts, lengths, starts = rows.counts, rows.lengths, rows.starts
         nonempty = lengths > 0
         first = np.zeros(n, dtype=_U64)
         covered = np.zeros(n, dtype=bool)
@@ -198,11 +192,13 @@ class CounterColumns:
         if all_counts.size:
             idx = starts[nonempty]
             first[nonempty] = all_counts[idx]
-            covered[nonempty] = np.maximum.reduceat(all_counts, idx) > 0
             valid = all_counts
             if skip_invalid:
                 valid = np.where(all_counts == _U64(U64_MAX), _U64(0), all_counts)
             maxima[nonempty] = np.maximum.reduceat(valid, idx)
+            covered[nonempty] = (
+                np.maximum.reduceat(all_counts, idx) > 0 if skip_invalid else maxima[nonempty] > 0
+            )
             with np.errstate(over="ignore"):
                 sums[nonempty] = np.add.reduceat(valid, idx, dtype=_U64)
         return cls(all_counts, lengths, starts, first, covered, maxima, sums, skip_invalid)
@@ -210,7 +206,10 @@ class CounterColumns:
     def summary(self, keep: np.ndarray, cutoffs: Sequence[int]) -> ProfileSummary:
         """``InstrProfSummaryBuilder`` over the records selected by ``keep``."""
         keep = keep & (self.lengths > 0)
-        internal = np.repeat(keep, self.lengths)
+        if keep.all():
+            internal = np.ones(len(self.all_counts), dtype=bool)
+        else:
+            internal = np.repeat(keep, self.lengths)
         internal[self.starts[keep]] = False
         entry = self.first[keep]
         counts = self.all_counts[internal]
@@ -224,18 +223,22 @@ class CounterColumns:
 
 @dataclass
 class ShowReport:
-    """Everything ``show`` prints, decided once; renderers only format it."""
+    """Everything ``show`` prints, decided once; renderers only format it.
+
+    Rows are the processed records (CS-filtered), in reader order; their names,
+    hashes and counters are columns (``rows``, ``columns``), and whole
+    :class:`InstrRecord` objects (``records``) are only built when asked for --
+    value sites and ``--text`` dumps need them, function blocks do not.
+    """
 
     profile: InstrProfile
     options: ShowOptions
     release: Release
-    #: the processed records (CS-filtered), reader order
-    records: list[InstrRecord]
+    rows: RecordColumns
     columns: CounterColumns
-    #: what each contributing record prints, and its index in ``records``, reader order
-    #: (parallel lists rather than pairs: 100k small tuples would wake the cyclic GC)
-    item_kinds: list[ItemKind]
-    item_indices: list[int]
+    #: what each contributing row prints (``ITEM_KINDS`` codes) and its row, reader order
+    item_codes: np.ndarray
+    item_rows: np.ndarray
     #: function blocks printed, pseudo-count blocks included (``ShownFunctions``)
     num_shown: int
     num_below_cutoff: int
@@ -247,14 +250,25 @@ class ShowReport:
     hot_threshold: int | None
     hot: list[tuple[str, int]]
     site_stats: dict[ValueKind, ValueSiteStats]
+    #: the profile's rows that were kept (None: all of them)
+    kept: np.ndarray | None = None
+    _records: list[InstrRecord] | None = None
 
     @property
     def is_ir(self) -> bool:
         return self.profile.kind.is_ir
 
+    @property
+    def records(self) -> list[InstrRecord]:
+        """The processed records, as LLVM's reader hands them to ``show``."""
+        if self._records is None:
+            self._records = _processed_records(self.profile, self.options, self.kept)
+        return self._records
+
     def items(self) -> Iterator[tuple[ItemKind, int]]:
         """(what a record prints, its index in ``records``), reader order."""
-        return zip(self.item_kinds, self.item_indices, strict=True)
+        kinds = map(ITEM_KINDS.__getitem__, self.item_codes.tolist())
+        return zip(kinds, self.item_rows.tolist(), strict=True)
 
     def max_count(self, index: int) -> int:
         return int(self.columns.maxima[index])
@@ -283,9 +297,10 @@ def hot_count_threshold(summary: ProfileSummary) -> int:
     )
 
 
-#: codes of :func:`collect`'s per-record decision array: 0 prints nothing, k is _ITEM_KINDS[k-1]
-_ITEM_KINDS: tuple[ItemKind, ...] = tuple(ItemKind)
-_CODE = {kind: code + 1 for code, kind in enumerate(_ITEM_KINDS)}
+#: :attr:`ShowReport.item_codes`: code k is ``ITEM_KINDS[k]``
+ITEM_KINDS: tuple[ItemKind, ...] = tuple(ItemKind)
+CODE = {kind: code for code, kind in enumerate(ITEM_KINDS)}
+_NOTHING = -1
 
 
 def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> ShowReport:
@@ -293,23 +308,23 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
 
     LLVM's per-record ``continue`` chain (text dump, covered, pseudo count,
     value cutoff, list-below-cutoff, shown) is evaluated as boolean masks over
-    all records at once; only the ``--topn`` queue, the hot candidates and the
-    value-site statistics visit records one by one, and only the records that
-    reach them.
+    the profile's :class:`RecordColumns`; only the value-site statistics visit
+    records one by one, and only the records that reach them.
     """
-    records = list(profile.records)
-    if options.text and reader_traits(profile).bitmap_carries_over:
-        records = _with_carried_bitmaps(records)
+    rows = profile.columns()
+    kept: np.ndarray | None = None
     if profile.kind.is_ir:
-        want_cs = options.showcs
-        records = [r for r in records if bool(r.hash & CS_HASH_BIT) == want_cs]
-    n = len(records)
-    cols = CounterColumns.of(records, skip_invalid=not release.show_pseudo_counts)
+        keep = ((rows.hashes & _U64(CS_HASH_BIT)) != 0) == options.showcs
+        if not keep.all():
+            kept = keep
+            rows = rows.select(keep)
+    n = len(rows)
+    cols = CounterColumns.of(rows, skip_invalid=not release.show_pseudo_counts)
     if options.all_functions:
         show = np.ones(n, dtype=bool)
     elif options.function:
         needle = options.function
-        show = np.fromiter((needle in r.name for r in records), dtype=bool, count=n)
+        show = np.fromiter((needle in name for name in rows.names), dtype=bool, count=n)
     else:
         show = np.zeros(n, dtype=bool)
     if release.show_pseudo_counts:
@@ -317,69 +332,85 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
     else:
         pseudo = np.zeros(n, dtype=bool)
 
-    code = np.zeros(n, dtype=np.int8)
+    code = np.full(n, _NOTHING, dtype=np.int8)
     dumped = show if options.text else np.zeros(n, dtype=bool)
-    code[dumped] = _CODE[ItemKind.TEXT]
+    code[dumped] = CODE[ItemKind.TEXT]
     rest = ~dumped
     below = np.zeros(n, dtype=bool)
     reached = np.zeros(n, dtype=bool)  # records that get past every `continue`
     if options.covered:
-        code[rest & cols.covered] = _CODE[ItemKind.COVERED]
+        code[rest & cols.covered] = CODE[ItemKind.COVERED]
     else:
-        code[rest & pseudo & show] = _CODE[ItemKind.PSEUDO]
+        code[rest & pseudo & show] = CODE[ItemKind.PSEUDO]
         rest &= ~pseudo
         below = rest & (cols.maxima < _U64(options.value_cutoff))
         if options.list_below_cutoff:
-            code[below] = _CODE[ItemKind.BELOW_CUTOFF]
+            code[below] = CODE[ItemKind.BELOW_CUTOFF]
         else:
             reached = rest & ~below
-            code[reached & show] = _CODE[ItemKind.FUNCTION]
-    order = np.flatnonzero(code)
-    item_kinds = list(map(_ITEM_KINDS.__getitem__, (code[order] - 1).tolist()))
-    functions = np.flatnonzero(code == _CODE[ItemKind.FUNCTION]).tolist()
-    num_shown = len(functions) + int(np.count_nonzero(code == _CODE[ItemKind.PSEUDO]))
+            code[reached & show] = CODE[ItemKind.FUNCTION]
+    item_rows = np.flatnonzero(code != _NOTHING)
+    is_function = code == CODE[ItemKind.FUNCTION]
+    num_shown = int(np.count_nonzero(is_function)) + int(
+        np.count_nonzero(code == CODE[ItemKind.PSEUDO])
+    )
 
-    stats = {kind: ValueSiteStats() for kind in options.value_kinds()}
-    for kind, kind_stats in stats.items():
-        for i in functions:
-            kind_stats.add(records[i], kind)
+    report = ShowReport(
+        profile=profile,
+        options=options,
+        release=release,
+        rows=rows,
+        columns=cols,
+        item_codes=code[item_rows],
+        item_rows=item_rows,
+        num_shown=num_shown,
+        num_below_cutoff=int(np.count_nonzero(below)),
+        summary=None,
+        top=[],
+        hot_threshold=None,
+        hot=[],
+        site_stats={kind: ValueSiteStats() for kind in options.value_kinds()},
+        kept=kept,
+    )
+    if report.site_stats:
+        records = report.records
+        functions = np.flatnonzero(is_function).tolist()
+        for kind, kind_stats in report.site_stats.items():
+            for i in functions:
+                kind_stats.add(records[i], kind)
 
     want_hot = options.hot_func_list and release.show_instr_hot_func_list
     candidates: list[tuple[str, int]] = []
     if options.topn or want_hot:
         hits = np.flatnonzero(reached)
+        names = rows.names
         candidates = list(
-            zip([records[i].name for i in hits.tolist()], cols.maxima[hits].tolist(), strict=True)
+            zip([names[i] for i in hits.tolist()], cols.maxima[hits].tolist(), strict=True)
         )
     if options.topn and not release.show_topn_stable:
-        top = _libstdcxx_top(candidates, options.topn)
+        report.top = _libstdcxx_top(candidates, options.topn)
     else:
-        top = heapq.nsmallest(options.topn, candidates, key=_hottest_first)
+        report.top = heapq.nsmallest(options.topn, candidates, key=_hottest_first)
 
-    summary: ProfileSummary | None = None
-    hot_threshold: int | None = None
-    hot: list[tuple[str, int]] = []
     if not (options.text or options.covered):
         summary = cols.summary(~dumped & ~pseudo, summary_cutoffs(options, release))
+        report.summary = summary
         if want_hot:
-            hot_threshold = hot_count_threshold(summary)
-            hot = sorted((c for c in candidates if c[1] >= hot_threshold), key=_hottest_first)
-    return ShowReport(
-        profile=profile,
-        options=options,
-        release=release,
-        records=records,
-        columns=cols,
-        item_kinds=item_kinds,
-        item_indices=order.tolist(),
-        num_shown=num_shown,
-        num_below_cutoff=int(np.count_nonzero(below)),
-        summary=summary,
-        top=top,
-        hot_threshold=hot_threshold,
-        hot=hot,
-        site_stats=stats,
-    )
+            report.hot_threshold = threshold = hot_count_threshold(summary)
+            report.hot = sorted((c for c in candidates if c[1] >= threshold), key=_hottest_first)
+    return report
+
+
+def _processed_records(
+    profile: InstrProfile, options: ShowOptions, kept: np.ndarray | None
+) -> list[InstrRecord]:
+    """The reader's records that :func:`collect` kept, as ``show`` sees them."""
+    records = list(profile.records)
+    if options.text and reader_traits(profile).bitmap_carries_over:
+        records = _with_carried_bitmaps(records)
+    if kept is not None:
+        records = [records[i] for i in np.flatnonzero(kept).tolist()]
+    return records
 
 
 def _libstdcxx_top(candidates: list[tuple[str, int]], topn: int) -> list[tuple[str, int]]:

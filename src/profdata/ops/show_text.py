@@ -5,21 +5,24 @@ and ``ProfileSummary::printDetailedSummary`` of the chosen release print it
 (``shared/spec/show-output.md`` §1.2-§1.5): C ``printf`` formats are
 reproduced with Python format specs of the same meaning (``%10 PRId64`` prints
 counts above 2**63 as negative numbers; the detailed summary's percentages
-are 32-bit float arithmetic).  Function blocks are the hot path of
-``--all-functions --counts``: all counters become Python ints with one
-``tolist()`` and each ``Block counts`` list is the ``repr`` of a slice, whose
-``[a, b, c]`` is exactly LLVM's spelling.
+are 32-bit float arithmetic).  The records' lines are the hot path of
+``--all-functions --counts`` (100k function blocks, 700k counters): they are
+laid out for all records at once by a :class:`~profdata.ops.row_text.RowText`,
+column by column, so no Python code runs per function unless the function
+has value sites to print or is dumped with ``--text``.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from profdata.formats.text import format_record
 from profdata.model.instr import PSEUDO_HOT, InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.names import ENCODING, ERRORS
 from profdata.model.summary import ProfileSummary
+from profdata.ops.row_text import RowText
 from profdata.ops.show import (
+    CODE,
     ItemKind,
     ShowOptions,
     ShowReport,
@@ -52,99 +55,154 @@ def show_instr(profile: InstrProfile, options: ShowOptions, release: Release) ->
 
 
 def render_text(report: ShowReport) -> str:
+    return render_text_bytes(report).decode(ENCODING, ERRORS)
+
+
+def render_text_bytes(report: ShowReport) -> bytes:
+    """The output as bytes: names carry their exact bytes through surrogate escapes."""
     opts = report.options
-    records = report.records
-    out: list[str] = []
-    add = out.append
+    out: list[bytes] = []
     if opts.list_below_cutoff and not opts.text:
-        add(f"The list of functions with the maximum counter less than {opts.value_cutoff}:\n")
+        out.append(
+            f"The list of functions with the maximum counter less than {opts.value_cutoff}:\n"
+            .encode()
+        )
     if opts.text and report.is_ir:
-        add(":ir\n")
-    blocks = _FunctionBlocks(report)
-    render = blocks.render
-    function = ItemKind.FUNCTION
-    first_block = True
-    for kind, index in report.items():
-        rec = records[index]
-        if kind is function:
-            if first_block:
-                add("Counters:\n")
-                first_block = False
-            add(render(rec, index))
-        elif kind is ItemKind.PSEUDO:
-            if first_block:
-                add("Counters:\n")
-                first_block = False
-            tag = "<PseudoHot>" if int(rec.counts[0]) == PSEUDO_HOT else "<PseudoWarm>"
-            add(
-                f"  {rec.name}:\n    Hash: 0x{rec.hash:016x}\n"
-                f"    Counters: {len(rec.counts)}    {tag}\n"
-            )
-        elif kind is ItemKind.BELOW_CUTOFF:
-            add(
-                f"  {rec.name}: (Max = {report.max_count(index)} Sum = {report.sum_count(index)})\n"
-            )
-        elif kind is ItemKind.COVERED:
-            add(f"{rec.name}\n")
-        else:
-            add(format_record(rec, report.profile.symbols, report.release))
+        out.append(b":ir\n")
+    out.append(_render_items(report))
     if report.summary is not None:
-        _render_tail(out, report, report.summary)
-    return "".join(out)
+        tail: list[str] = []
+        _render_tail(tail, report, report.summary)
+        out.append("".join(tail).encode(ENCODING, ERRORS))
+    return b"".join(out)
 
 
-class _FunctionBlocks:
-    """Renders function blocks; counters come from one ``tolist()`` of all counters."""
+def _render_items(report: ShowReport) -> bytes:
+    """What each contributing record prints, all records at once (see :mod:`row_text`)."""
+    codes, rows = report.item_codes, report.item_rows
+    count = len(rows)
+    if not count:
+        return b""
+    opts, cols = report.options, report.columns
+    is_function = codes == CODE[ItemKind.FUNCTION]
+    is_pseudo = codes == CODE[ItemKind.PSEUDO]
+    is_below = codes == CODE[ItemKind.BELOW_CUTOFF]
+    is_covered = codes == CODE[ItemKind.COVERED]
+    is_text = codes == CODE[ItemKind.TEXT]
+    block = is_function | is_pseudo
+    text = RowText(count)
 
-    def __init__(self, report: ShowReport) -> None:
-        opts = report.options
-        cols = report.columns
-        self.is_ir = report.is_ir
-        self.symbols = report.profile.symbols
-        self.kinds = opts.value_kinds()
-        self.ic = opts.ic_targets
-        self.vtables = opts.vtables
-        self.memops = opts.memop_sizes
-        self.plain = not self.kinds and self.is_ir
-        self.lengths: list[int] = cols.lengths.tolist()
-        self.starts: list[int] = cols.starts.tolist()
-        self.firsts: list[int] = [] if self.is_ir else cols.first.tolist()
-        self.counts: list[int] | None = None
-        if opts.counts and ItemKind.FUNCTION in report.item_kinds:
-            self.counts = cols.all_counts.tolist()
+    first_block = np.zeros(count, dtype=bool)
+    if block.any():
+        first_block[int(np.argmax(block))] = True
+    text.add_const(b"Counters:\n", first_block)
+    if is_text.any():
+        from profdata.formats.text import format_record  # only --text needs the text writer
 
-    def render(self, rec: InstrRecord, index: int) -> str:
-        length = self.lengths[index]
-        head = f"  {rec.name}:\n    Hash: 0x{rec.hash:016x}\n    Counters: {length}\n"
-        counts = self.counts
-        if self.plain:
-            if counts is None:
-                return head
-            start = self.starts[index]
-            return f"{head}    Block counts: {counts[start : start + length]!r}\n"
-        parts = [head]
-        if not self.is_ir and length:
-            parts.append(f"    Function count: {self.firsts[index]}\n")
-        sites = rec.value_sites
-        num_memops = len(sites.get(ValueKind.MEMOP_SIZE, ()))
-        if self.ic:
-            num = len(sites.get(ValueKind.INDIRECT_CALL_TARGET, ()))
-            parts.append(f"    Indirect Call Site Count: {num}\n")
-        if self.vtables:
-            num = len(sites.get(ValueKind.VTABLE_TARGET, ()))
-            parts.append(f"    Number of instrumented vtables: {num}\n")
-        if self.memops and num_memops:
-            parts.append(f"    Number of Memory Intrinsics Calls: {num_memops}\n")
-        if counts is not None:
-            start = self.starts[index] + (0 if self.is_ir else 1)
-            end = self.starts[index] + length
-            parts.append(f"    Block counts: {counts[start:end]!r}\n")
-        for kind in self.kinds:
-            if kind is ValueKind.MEMOP_SIZE and not num_memops:
+        records = report.records
+        symbols = report.profile.symbols
+        text.add_strings(
+            [format_record(records[i], symbols, report.release) for i in rows[is_text].tolist()],
+            is_text,
+        )
+
+    indented = block | is_below
+    text.add_const(b"  ", indented)
+    blob, starts, lengths = _name_bytes(report.rows.names, rows)
+    text.add_bytes(blob, starts, lengths, indented | is_covered)
+    text.add_const(b"\n", is_covered)
+
+    if is_below.any():
+        text.add_const(b": (Max = ", is_below)
+        text.add_decimal(cols.maxima[rows], is_below)
+        text.add_const(b" Sum = ", is_below)
+        text.add_decimal(cols.sums[rows], is_below)
+        text.add_const(b")\n", is_below)
+
+    if not block.any():
+        return text.render()
+    num_counts = cols.lengths[rows]
+    text.add_const(b":\n    Hash: 0x", block)
+    text.add_hex16(report.rows.hashes[rows], block)
+    text.add_const(b"\n    Counters: ", block)
+    text.add_decimal(num_counts.astype(np.uint64), block)
+    first = cols.first[rows]
+    hot = is_pseudo & (first == np.uint64(PSEUDO_HOT))
+    text.add_const(b"    <PseudoHot>\n", hot)
+    text.add_const(b"    <PseudoWarm>\n", is_pseudo & ~hot)
+    text.add_const(b"\n", is_function)
+    if not report.is_ir:
+        counted = is_function & (num_counts > 0)
+        text.add_const(b"    Function count: ", counted)
+        text.add_decimal(first, counted)
+        text.add_const(b"\n", counted)
+    kinds = opts.value_kinds()
+    site_records: list[InstrRecord] = []
+    if kinds:
+        records = report.records
+        site_records = [records[i] for i in rows[is_function].tolist()]
+        for kind, label in _SITE_COUNT_LINES:
+            if kind not in kinds:
                 continue
-            parts.append(_RESULTS_HEADER[kind])
-            _render_sites(parts, rec, kind, self.symbols)
-        return "".join(parts)
+            sites = np.fromiter(
+                (r.num_sites(kind) for r in site_records), dtype=np.uint64, count=len(site_records)
+            )
+            where = is_function.copy()
+            if kind is ValueKind.MEMOP_SIZE:
+                where[is_function] = sites > 0
+            text.add_const(label, where)
+            text.add_decimal(_spread(sites, is_function), where)
+            text.add_const(b"\n", where)
+    if opts.counts:
+        skip = 0 if report.is_ir else 1
+        listed = np.where(is_function, np.maximum(num_counts - skip, 0), 0)
+        text.add_const(b"    Block counts: ", is_function)
+        text.add_lists(cols.all_counts, cols.starts[rows] + skip, listed, is_function)
+        text.add_const(b"\n", is_function)
+    if kinds:
+        symbols = report.profile.symbols
+        text.add_strings([_value_results(r, kinds, symbols) for r in site_records], is_function)
+    return text.render()
+
+
+#: the per-kind site count lines of a function block, in LLVM's order
+_SITE_COUNT_LINES = (
+    (ValueKind.INDIRECT_CALL_TARGET, b"    Indirect Call Site Count: "),
+    (ValueKind.VTABLE_TARGET, b"    Number of instrumented vtables: "),
+    (ValueKind.MEMOP_SIZE, b"    Number of Memory Intrinsics Calls: "),
+)
+
+
+def _spread(values: np.ndarray, where: np.ndarray) -> np.ndarray:
+    """``values`` (one per selected row) placed at the selected rows, 0 elsewhere."""
+    full = np.zeros(len(where), dtype=values.dtype)
+    full[where] = values
+    return full
+
+
+def _name_bytes(names: list[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The names of ``rows`` as one byte blob, with each row's (start, length) in it."""
+    picked = names if len(rows) == len(names) else [names[i] for i in rows.tolist()]
+    joined = "".join(picked)
+    if joined.isascii():
+        blob = joined.encode("ascii")
+        lengths = np.fromiter(map(len, picked), dtype=np.int64, count=len(picked))
+    else:
+        encoded = [n.encode(ENCODING, ERRORS) for n in picked]
+        blob = b"".join(encoded)
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+    return np.frombuffer(blob, dtype=np.uint8), np.cumsum(lengths) - lengths, lengths
+
+
+def _value_results(rec: InstrRecord, kinds: list[ValueKind], symbols: dict[int, str]) -> str:
+    """The ``... Results:`` sections of a function block."""
+    parts: list[str] = []
+    for kind in kinds:
+        if kind is ValueKind.MEMOP_SIZE and not rec.num_sites(kind):
+            continue
+        parts.append(_RESULTS_HEADER[kind])
+        _render_sites(parts, rec, kind, symbols)
+    return "".join(parts)
 
 
 def _render_sites(

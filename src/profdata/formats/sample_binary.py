@@ -1,0 +1,348 @@
+"""Sample profile binary format, ``SPF_Binary`` version 103 (``sample-binary.md`` §2-§3).
+
+``ULEB magic, ULEB version, summary, name table, profiles until the end``.
+The reader is ``SampleProfileReaderRawBinary`` (``readNumber`` checks each
+ULEB against the width of its C++ type: a count of records is a ``uint32_t``)
+and the writer ``SampleProfileWriterBinary``.  The summary and name-table
+pieces are shared with the extensible binary format, which reuses them.
+
+Errors carry LLVM's message (``Truncated profile data``, ``Malformed sample
+profile data``, ``Truncated function name table``, ``Unsupported sample
+profile format version``) and the offset and field of the fault.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from profdata.errors import (
+    FormatError,
+    MalformedError,
+    TruncatedError,
+    UnsupportedVersionError,
+)
+from profdata.formats._binary import ByteReader, ByteWriter
+from profdata.formats.sample_registry import ORDER_BINARY, SampleFormat, register
+from profdata.model.names import name_bytes, name_str
+from profdata.model.sample import (
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleProfile,
+    context_key,
+)
+from profdata.model.sample_summary import summarize_profile
+from profdata.model.summary import ProfileSummary, SummaryEntry
+from profdata.releases import Release
+
+SPF_BINARY = 0xFF
+SPF_COMPACT_BINARY = 0x02
+SPF_EXT_BINARY = 0x04
+SPF_GCC = 0x03
+VERSION = 103  # SPVersion()
+
+MSG_TRUNCATED = "Truncated profile data"
+MSG_MALFORMED = "Malformed sample profile data"
+MSG_NAME_TABLE = "Truncated function name table"
+MSG_VERSION = "Unsupported sample profile format version"
+MSG_BAD_MAGIC = "Invalid sample profile data (bad magic)"
+MSG_ILLEGAL_OFFSET = "Illegal line offset in sample profile data"
+MSG_UNWRITABLE = "Profile encoding format unsupported for writing operations"
+
+U32 = 0xFFFFFFFF
+U64 = (1 << 64) - 1
+
+
+def sp_magic(fmt: int = SPF_BINARY) -> int:
+    """``SPMagic(Format)``: "SPROF42" and the format byte."""
+    return 0x5350524F46343200 | fmt
+
+
+def decode_uleb_prefix(data: bytes | memoryview) -> int:
+    """``decodeULEB128`` of a NUL-terminated buffer start, as the format sniffers call it."""
+    value = shift = 0
+    for byte in bytes(data[:10]) + b"\0":
+        if shift < 64:
+            value |= (byte & 0x7F) << shift
+        shift += 7
+        if byte < 0x80:
+            break
+    return value & U64
+
+
+def sniff(data: bytes | memoryview) -> bool:
+    """``SampleProfileReaderRawBinary::hasFormat``."""
+    return decode_uleb_prefix(data) == sp_magic()
+
+
+# -- reading -------------------------------------------------------------------
+def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
+    """``readNumber<T>``: a ULEB128 that must fit ``T`` and end inside the data."""
+    start = cur.pos
+    data = cur.data
+    end = cur.end
+    value = shift = 0
+    pos = start
+    while True:
+        if pos >= end:
+            cur.fail(
+                TruncatedError, f"{field} (ULEB128) runs past the end of the data",
+                field=field, at=start, llvm_message=MSG_TRUNCATED,
+            )  # fmt: skip
+        byte = data[pos]
+        pos += 1
+        if shift < 64:
+            value |= (byte & 0x7F) << shift
+        elif byte & 0x7F:
+            value = U64 + 1
+        shift += 7
+        if byte < 0x80:
+            break
+    if value >> bits:
+        cur.fail(
+            MalformedError, f"{field} does not fit in {bits} bits",
+            field=field, at=start, expected=f"< 2**{bits}", found=str(value),
+            llvm_message=MSG_MALFORMED,
+        )  # fmt: skip
+    cur.pos = pos
+    return value
+
+
+def read_string(cur: ByteReader, field: str) -> str:
+    """``readString``: bytes up to a NUL inside the data."""
+    start = cur.pos
+    nul = bytes(cur.data[start : cur.end]).find(b"\0")
+    if nul < 0:
+        cur.fail(
+            TruncatedError, f"{field} has no terminating NUL before the end of the data",
+            field=field, llvm_message=MSG_TRUNCATED,
+        )  # fmt: skip
+    cur.pos = start + nul + 1
+    return name_str(bytes(cur.data[start : start + nul]))
+
+
+def read_magic(cur: ByteReader, fmt: int) -> None:
+    """``readMagicIdent``: the magic of ``fmt`` and version 103."""
+    magic = read_number(cur, "magic")
+    if magic != sp_magic(fmt):
+        cur.fail(
+            FormatError, "the magic is not this format's", field="magic", at=0,
+            expected=f"0x{sp_magic(fmt):016x}", found=f"0x{magic:016x}",
+            llvm_message=MSG_BAD_MAGIC,
+        )  # fmt: skip
+    at = cur.pos
+    version = read_number(cur, "version")
+    if version != VERSION:
+        cur.fail(
+            UnsupportedVersionError, "sample profiles have version 103 in every release",
+            field="version", at=at, expected=str(VERSION), found=str(version),
+            llvm_message=MSG_VERSION,
+        )  # fmt: skip
+
+
+def read_summary(cur: ByteReader) -> ProfileSummary:
+    """``readSummary``: six counts and the detailed entries."""
+    total = read_number(cur, "total_count")
+    max_count = read_number(cur, "max_block_count")
+    max_function = read_number(cur, "max_function_count")
+    num_blocks = read_number(cur, "num_blocks")
+    num_functions = read_number(cur, "num_functions")
+    num_entries = read_number(cur, "num_summary_entries")
+    if num_entries > cur.remaining // 3:
+        cur.fail(
+            TruncatedError, "the summary promises more entries than bytes remain",
+            field="num_summary_entries", expected=f"<= {cur.remaining // 3}",
+            found=str(num_entries), llvm_message=MSG_TRUNCATED,
+        )  # fmt: skip
+    entries: list[SummaryEntry] = []
+    for _ in range(num_entries):
+        cutoff = read_number(cur, "cutoff")
+        min_count = read_number(cur, "min_block_count")
+        num_counts = read_number(cur, "num_blocks")
+        entries.append(SummaryEntry(cutoff, min_count, num_counts))
+    return ProfileSummary(
+        num_functions=num_functions & U32,
+        num_counts=num_blocks & U32,
+        max_function_count=max_function,
+        max_count=max_count,
+        max_internal_count=0,
+        total_count=total,
+        detailed=tuple(entries),
+    )
+
+
+def read_name_table(cur: ByteReader) -> list[str]:
+    """``SampleProfileReaderBinary::readNameTable``: a count, then NUL-terminated names."""
+    size = read_number(cur, "num_names")
+    if size > cur.remaining:
+        cur.fail(
+            TruncatedError, "the name table promises more names than bytes remain",
+            field="num_names", expected=f"<= {cur.remaining}", found=str(size),
+            llvm_message=MSG_TRUNCATED,
+        )  # fmt: skip
+    return [read_string(cur, "name") for _ in range(size)]
+
+
+def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:
+    """``readStringFromTable``: an index that must be inside the table."""
+    at = cur.pos
+    index = read_number(cur, field)
+    if index >= len(names):
+        cur.fail(
+            TruncatedError, f"{field} is past the end of the name table",
+            field=field, at=at, expected=f"< {len(names)}", found=str(index),
+            llvm_message=MSG_NAME_TABLE,
+        )  # fmt: skip
+    return names[index]
+
+
+def read_body(cur: ByteReader, fs: FunctionSamples, names: list[str], release: Release) -> None:
+    """``readProfile``: samples, body records, then the inlined callees (recursively)."""
+    fs.add_total_samples(read_number(cur, "total_samples"))
+    num_records = read_number(cur, "num_records", 32)
+    for _ in range(num_records):
+        at = cur.pos
+        offset = read_number(cur, "line_offset")
+        if offset > 0xFFFF:
+            detail = "a body line offset must fit in 16 bits"
+            if not release.sample_binary_illegal_offset_error:
+                detail += " (this release's reader silently stops reading the function)"
+            cur.fail(
+                MalformedError, detail, field="line_offset", at=at,
+                expected="<= 65535", found=str(offset),
+                llvm_message=(
+                    MSG_ILLEGAL_OFFSET if release.sample_binary_illegal_offset_error
+                    else MSG_MALFORMED
+                ),
+            )  # fmt: skip
+        disc = read_number(cur, "discriminator") & U32
+        samples = read_number(cur, "samples")
+        num_calls = read_number(cur, "num_call_targets", 32)
+        loc = LineLocation(offset, disc)
+        for _ in range(num_calls):
+            target = read_name_index(cur, names, "call_target_name_index")
+            fs.add_called_target_samples(loc, target, read_number(cur, "call_target_samples"))
+        fs.add_body_samples(loc, samples)
+    num_callsites = read_number(cur, "num_callsites", 32)
+    for _ in range(num_callsites):
+        offset = read_number(cur, "callsite_line_offset") & U32
+        disc = read_number(cur, "callsite_discriminator") & U32
+        callee_name = read_name_index(cur, names, "callee_name_index")
+        callee = fs.callee_at(LineLocation(offset, disc), callee_name)
+        read_body(cur, callee, names, release)
+
+
+def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
+    """Read an ``SPF_Binary`` profile; the summary is the one stored in the file."""
+    cur = ByteReader(data, path=path)
+    read_magic(cur, SPF_BINARY)
+    summary = read_summary(cur)
+    names = read_name_table(cur)
+    profile = SampleProfile(format="binary", summary=summary)
+    profiles = profile.profiles
+    while cur.remaining > 0:
+        head = read_number(cur, "head_samples")
+        context = SampleContext(read_name_index(cur, names, "function_name_index"))
+        fs = profiles.get(context)
+        if fs is None:
+            fs = profiles[context] = FunctionSamples(context)
+        fs.add_head_samples(head)
+        read_body(cur, fs, names, release)
+    return profile
+
+
+# -- writing -------------------------------------------------------------------
+def check_writable(profile: SampleProfile) -> str | None:
+    """Why ``SampleProfileWriter::create`` refuses this profile for ``SPF_Binary``, if it does."""
+    if profile.is_cs:
+        return "the binary format cannot hold context-sensitive profiles (use --extbinary)"
+    if profile.is_probe_based:
+        return "the binary format cannot hold probe-based profiles (use --extbinary)"
+    return None
+
+
+def collect_names(profiles: Iterable[FunctionSamples]) -> list[str]:
+    """Every function, callee and call-target name, sorted bytewise (``stablizeNameTable``)."""
+    seen: set[str] = set()
+
+    def add(fs: FunctionSamples) -> None:
+        for record in fs.body_samples.values():
+            seen.update(record.call_targets)
+        for callees in fs.callsite_samples.values():
+            for callee in callees.values():
+                seen.add(callee.name)
+                add(callee)
+
+    for fs in profiles:
+        seen.add(fs.name)
+        add(fs)
+    return sorted(seen, key=name_bytes)
+
+
+def write_summary(out: ByteWriter, summary: ProfileSummary) -> None:
+    """``writeSummary``."""
+    for value in (
+        summary.total_count,
+        summary.max_count,
+        summary.max_function_count,
+        summary.num_counts,
+        summary.num_functions,
+        len(summary.detailed),
+    ):
+        out.uleb128(value)
+    for entry in summary.detailed:
+        out.uleb128(entry.cutoff)
+        out.uleb128(entry.min_count)
+        out.uleb128(entry.num_counts)
+
+
+def write_name_table(out: ByteWriter, names: list[str]) -> dict[str, int]:
+    """``SampleProfileWriterBinary::writeNameTable``; returns each name's index."""
+    out.uleb128(len(names))
+    for name in names:
+        out.bytes(name_bytes(name))
+        out.u8(0)
+    return {name: i for i, name in enumerate(names)}
+
+
+def write_body(out: ByteWriter, fs: FunctionSamples, index: dict[str, int]) -> None:
+    """``writeBody``: name index, samples, body records, callees (recursively)."""
+    uleb = out.uleb128
+    uleb(index[fs.name])
+    uleb(fs.total_samples)
+    uleb(len(fs.body_samples))
+    for loc, record in fs.sorted_body():
+        uleb(loc.line_offset)
+        uleb(loc.discriminator)
+        uleb(record.samples)
+        uleb(len(record.call_targets))
+        for target, count in record.sorted_call_targets():
+            uleb(index[target])
+            uleb(count)
+    callsites = fs.sorted_callsites()
+    uleb(len(callsites))
+    for loc, callee in callsites:
+        uleb(loc.line_offset)
+        uleb(loc.discriminator)
+        write_body(out, callee, index)
+
+
+def write(profile: SampleProfile) -> bytes:
+    """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22)."""
+    reason = check_writable(profile)
+    if reason is not None:
+        raise FormatError(reason, llvm_message=MSG_UNWRITABLE)
+    out = ByteWriter()
+    out.uleb128(sp_magic())
+    out.uleb128(VERSION)
+    write_summary(out, summarize_profile(profile))
+    index = write_name_table(out, collect_names(profile.profiles.values()))
+    for fs in sorted(
+        profile.profiles.values(), key=lambda f: (-f.total_samples, context_key(f.context))
+    ):
+        out.uleb128(fs.head_samples)
+        write_body(out, fs, index)
+    return out.getvalue()
+
+
+register(SampleFormat("binary", ORDER_BINARY, sniff, read))

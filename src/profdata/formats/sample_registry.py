@@ -1,0 +1,120 @@
+"""The only registry of sample profile formats: sniff, then read.
+
+Detection follows ``SampleProfileReader::create``: binary, extensible
+binary, compact binary (releases that still read it), GCC, then text.  Each
+format module registers a :class:`SampleFormat` with its ``order`` in that
+list, so formats added later (ext-binary, GCC) slot into LLVM's order
+whatever the import order.  A format may be limited to some releases
+(``readable``), as compact binary is to 16 and older.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from profdata.errors import FileError, ProfdataError, UnrecognizedFormatError
+from profdata.model.sample import SampleProfile
+from profdata.releases import Release, release
+
+SampleReader = Callable[[memoryview, "str | None", Release], SampleProfile]
+
+UNRECOGNIZED = "Unrecognized sample profile encoding format"
+
+#: LLVM's detection order (``SampleProfileReader::create``)
+ORDER_BINARY = 10
+ORDER_EXT_BINARY = 20
+ORDER_COMPACT_BINARY = 30
+ORDER_GCC = 40
+ORDER_TEXT = 50
+
+
+def _always(_: Release) -> bool:
+    return True
+
+
+@dataclass(frozen=True)
+class SampleFormat:
+    name: str
+    order: int
+    sniff: Callable[[memoryview], bool]
+    read: SampleReader
+    readable: Callable[[Release], bool] = _always
+    #: ``dumpSectionInfo`` (``show --show-sec-info-only``), for formats with sections
+    section_info: Callable[[memoryview, str | None], str] | None = None
+
+
+_REGISTRY: list[SampleFormat] = []
+
+
+def register(fmt: SampleFormat) -> SampleFormat:
+    _REGISTRY.append(fmt)
+    _REGISTRY.sort(key=lambda f: f.order)
+    return fmt
+
+
+_loaded = False
+
+
+def _load() -> None:
+    """Import the format modules that register themselves (once)."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from profdata.formats import sample_binary, sample_text  # noqa: F401
+
+
+def sample_formats() -> tuple[SampleFormat, ...]:
+    _load()
+    return tuple(_REGISTRY)
+
+
+def detect(view: memoryview, rel: Release, path: str | None = None) -> SampleFormat:
+    for fmt in sample_formats():
+        if fmt.readable(rel) and fmt.sniff(view):
+            return fmt
+    raise UnrecognizedFormatError(
+        "the first bytes match no binary, extensible binary or GCC sample profile magic, "
+        "and the first line is not a 'name:total:head' header",
+        path=path,
+        llvm_message=UNRECOGNIZED,
+    )
+
+
+def read_sample_bytes(
+    data: bytes | bytearray | memoryview,
+    path: str | None = None,
+    rel: Release | None = None,
+) -> SampleProfile:
+    """Read a sample profile of any registered format from memory."""
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+    chosen = rel or release()
+    fmt = detect(view, chosen, path)
+    try:
+        return fmt.read(view, path, chosen)
+    except ProfdataError as exc:
+        if path:
+            exc.with_path(path)
+        raise
+
+
+def map_file(path: str | os.PathLike[str]) -> memoryview:
+    """A file's bytes, memory-mapped when possible (empty files give an empty view)."""
+    spath = os.fspath(path)
+    try:
+        with open(spath, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size == 0:
+                return memoryview(b"")
+            try:
+                return memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+            except (OSError, ValueError):
+                return memoryview(fh.read())
+    except OSError as exc:
+        raise FileError(exc.strerror or str(exc), path=spath) from exc
+
+
+def open_sample(path: str | os.PathLike[str], rel: Release | None = None) -> SampleProfile:
+    """Read a sample profile from a file."""
+    return read_sample_bytes(map_file(path), os.fspath(path), rel)

@@ -1,0 +1,495 @@
+"""Sample profile text format (``shared/spec/sample-text.md``): reader and writer.
+
+The reader is a transcription of ``SampleProfileReaderText::readImpl`` with
+its ``ParseHead``/``ParseLine`` helpers, including their ``StringRef``
+arithmetic: positions wrap modulo 2**64 exactly where LLVM's ``size_t`` does,
+so odd lines (``123`` is a header named ``123``; `` 5`` is the body line
+``5: 5``; a trailing space is an error) are read as llvm-profdata reads them.
+The differences between releases (duplicate headers, blank-looking lines,
+`` !Flat``, ``vtables`` lines, the metadata error message) are named fields of
+:class:`~profdata.releases.Release`.
+
+Errors carry LLVM's first line (``FILE:LINE: Expected ...``) and our located
+detail: the line, its byte offset and the field that failed.
+
+The writer is ``SampleProfileWriterText``: profiles by TotalSamples
+descending, body lines by location, call targets by count, callees by
+location then name, ``!CFGChecksum`` for every function of a probe-based
+profile and ``!Attributes`` when non-zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NoReturn
+
+from profdata.errors import Location, MalformedError, SampleTextSyntaxError
+from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint
+from profdata.formats.sample_registry import ORDER_TEXT, SampleFormat, register
+from profdata.model.names import name_bytes, name_str
+from profdata.model.sample import (
+    ContextAttribute,
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleContextFrame,
+    SampleError,
+    SampleProfile,
+)
+from profdata.model.sample_summary import summarize_profile
+from profdata.releases import Release
+
+NPOS = (1 << 64) - 1  # StringRef::npos
+_MASK = NPOS
+VTABLE_PREFIX = b"vtables "  # kVTableProfPrefix
+FLAT_MARKER = b" !Flat"
+
+BODY_EXPECTED = "Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found "
+HEAD_EXPECTED = "Expected 'mangled_name:NUM:NUM', found "
+VTABLE_EXPECTED = "Expected 'vtables [mangled_vtable:NUM]+', found "
+METADATA_EXPECTED = "Cannot parse metadata: "
+COUNTER_OVERFLOW = "Counter overflow"
+NON_METADATA = "Found non-metadata after metadata: "
+
+
+# -- StringRef arithmetic ------------------------------------------------------
+def _substr(s: bytes, start: int, n: int = NPOS) -> bytes:
+    """``StringRef::substr`` with ``size_t`` (wrapping) arguments."""
+    start = min(start & _MASK, len(s))
+    return s[start : start + min(n & _MASK, len(s) - start)]
+
+
+def _find(s: bytes, sub: bytes, start: int = 0) -> int:
+    i = s.find(sub, min(start & _MASK, len(s)))
+    return NPOS if i < 0 else i
+
+
+def _rfind(s: bytes, sub: bytes, before: int = NPOS) -> int:
+    """``StringRef::rfind(C, From)``: the last ``C`` strictly before ``From``."""
+    i = s.rfind(sub, 0, min(before & _MASK, len(s)))
+    return NPOS if i < 0 else i
+
+
+def _first_not_space(s: bytes) -> int:
+    stripped = len(s) - len(s.lstrip(b" "))
+    return NPOS if stripped == len(s) else stripped
+
+
+def _uint(text: bytes, bits: int = 64) -> int | None:
+    return parse_uint(text, 10, bits)
+
+
+# -- ParseHead -----------------------------------------------------------------
+def parse_head(line: bytes) -> tuple[bytes, int, int] | None:
+    """``ParseHead``: ``(name, total, head)``; the name ends at the second-to-last colon."""
+    if line[:1] == b" ":
+        return None
+    n2 = _rfind(line, b":")
+    n1 = _rfind(line, b":", n2 - 1)
+    total = _uint(_substr(line, n1 + 1, n2 - n1 - 1))
+    if total is None:
+        return None
+    head = _uint(_substr(line, n2 + 1))
+    if head is None:
+        return None
+    return _substr(line, 0, n1), total, head
+
+
+def parse_context(text: bytes) -> tuple[SampleContextFrame, ...]:
+    """``createCtxVectorFromStr``: ``[f:1.2 @ g:3 @ leaf]`` with LLVM's lenient numbers."""
+    body = _substr(text, 1, len(text) - 2)
+    frames: list[SampleContextFrame] = []
+    rest = body
+    while rest:
+        frame, _, rest = rest.partition(b" @ ")
+        function, _, where = frame.partition(b":")
+        offset = disc = 0
+        if where:
+            line_text, _, disc_text = where.partition(b".")
+            offset = _signed32(line_text)
+            if disc_text:
+                parsed = _uint(disc_text, 32)
+                disc = 0 if parsed is None else parsed
+        frames.append(SampleContextFrame(name_str(function), LineLocation(offset, disc)))
+    return tuple(frames)
+
+
+def _signed32(text: bytes) -> int:
+    """``getAsInteger<int>`` into a ``uint32_t``: a failed parse leaves 0."""
+    digits = text[1:] if text[:1] == b"-" else text
+    if not digits.isdigit():
+        return 0
+    value = int(text)
+    if not -(1 << 31) <= value < (1 << 31):
+        return 0
+    return value & 0xFFFFFFFF
+
+
+# -- ParseLine -----------------------------------------------------------------
+@dataclass
+class _Line:
+    """What ``ParseLine`` fills in; ``kind`` is LLVM's ``LineType``."""
+
+    kind: str = "body"  # "body" | "callsite" | "metadata" | "vtables"
+    depth: int = 0
+    loc: LineLocation = field(default_factory=lambda: LineLocation(0, 0))
+    num: int = 0
+    callee: bytes = b""
+    targets: dict[bytes, int] = field(default_factory=dict)
+    types: dict[bytes, int] = field(default_factory=dict)
+    function_hash: int = 0
+    attributes: int = 0
+    is_flat: bool = False
+    field: str = "line"  # what failed, for the located detail
+
+
+def _parse_metadata(text: bytes, out: _Line) -> bool:
+    if text.startswith(b"!CFGChecksum:"):
+        out.field = "cfg_checksum"
+        value = _uint(text[len(b"!CFGChecksum:") :].strip(LLVM_WHITESPACE))
+        if value is None:
+            return False
+        out.function_hash = value
+        return True
+    if text.startswith(b"!Attributes:"):
+        out.field = "attributes"
+        value = _uint(text[len(b"!Attributes:") :].strip(LLVM_WHITESPACE), 32)
+        if value is None:
+            return False
+        out.attributes = value
+        return True
+    out.field = "metadata"
+    return False
+
+
+def _parse_type_counts(text: bytes, out: _Line) -> bool:
+    """``parseTypeCountMap``: space separated ``vtable:count``; a repeated vtable fails."""
+    index = _first_not_space(text)
+    while index != NPOS:
+        colon = _find(text, b":", index)
+        if colon == NPOS:
+            return False
+        name = _substr(text, index, colon - index)
+        after = _find(text, b" ", colon + 1)
+        count = _uint(_substr(text, colon + 1, after - colon - 1))
+        if count is None or name in out.types:
+            return False
+        out.types[name] = count
+        if after == NPOS:
+            break
+        rest = _first_not_space(text[after:])
+        index = NPOS if rest == NPOS else after + rest
+    return True
+
+
+def _parse_targets(rest: bytes, n3: int, out: _Line) -> bool:
+    """The call-target loop: ``name:count`` pairs anchored on ``:<integer>``."""
+    while n3 != NPOS:
+        skip = _first_not_space(_substr(rest, n3))
+        n3 = (n3 + skip) & _MASK
+        rest = _substr(rest, n3)
+        n3 = _find(rest, b":")
+        if n3 in (NPOS, 0):
+            return False
+        while True:
+            after_colon = _substr(rest, n3 + 1)
+            target = _substr(rest, 0, n3)
+            n4 = _find(after_colon, b" ")
+            n4 = (n3 + n4 + 1) & _MASK if n4 != NPOS else len(rest)
+            count = _uint(_substr(rest, n3 + 1, n4 - n3 - 1))
+            if count is not None:
+                break
+            n5 = _find(after_colon, b":")
+            if n5 == NPOS:
+                return False
+            n3 = (n3 + n5 + 1) & _MASK
+        out.targets[target] = count
+        if n4 == len(rest):
+            break
+        n3 = n4
+    return True
+
+
+def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
+    """``ParseLine``: the parsed line and whether it parsed."""
+    out = _Line()
+    depth = len(line) - len(line.lstrip(b" "))
+    out.depth = depth
+    if depth == 0:
+        return out, False
+    if line[depth : depth + 1] == b"!":
+        out.kind = "metadata"
+        if release.sample_text_flat_marker and line == FLAT_MARKER:
+            out.is_flat = True
+            return out, True
+        return out, _parse_metadata(line[depth:], out)
+    n1 = _find(line, b":")
+    loc = _substr(line, depth, n1 - depth)
+    dot = _find(loc, b".")
+    out.field = "line_offset"
+    if dot == NPOS:
+        offset = _uint(loc, 32)
+        if offset is None or offset > 0xFFFF:
+            return out, False
+        disc = 0
+    else:
+        offset = _uint(_substr(loc, 0, dot), 32)
+        if offset is None:
+            return out, False
+        out.field = "discriminator"
+        parsed = _uint(_substr(loc, dot + 1), 32)
+        if parsed is None:
+            return out, False
+        disc = parsed
+    out.loc = LineLocation(offset, disc)
+    rest = _substr(line, n1 + 2)
+    if rest[:1].isdigit():
+        out.field = "samples"
+        n3 = _find(rest, b" ")
+        num = _uint(rest if n3 == NPOS else _substr(rest, 0, n3))
+        if num is None:
+            return out, False
+        out.num = num
+        out.field = "call_targets"
+        return out, _parse_targets(rest, n3, out)
+    if release.sample_text_vtables and rest.startswith(VTABLE_PREFIX):
+        out.kind = "vtables"
+        out.field = "vtable_types"
+        return out, _parse_type_counts(rest[len(VTABLE_PREFIX) :], out)
+    out.kind = "callsite"
+    out.field = "callee_samples"
+    n3 = _rfind(rest, b":")
+    out.callee = _substr(rest, 0, n3)
+    callee_total = _uint(_substr(rest, n3 + 1))
+    if callee_total is None:
+        return out, False
+    out.num = callee_total
+    return out, True
+
+
+# -- reader --------------------------------------------------------------------
+def first_visible_line(data: bytes | memoryview) -> bytes | None:
+    """The first line ``line_iterator`` yields (blank and ``#`` lines skipped), read lazily."""
+    size = len(data)
+    pos = 0
+    while pos < size:
+        step = 256
+        while True:
+            window = bytes(data[pos : min(size, pos + step)])
+            newline = window.find(b"\n")
+            nul = window.find(b"\0")
+            if nul >= 0 and (newline < 0 or nul < newline):
+                line = window[:nul]
+                return line if line and line[0] != 0x23 else None
+            if newline >= 0:
+                line = window[:newline]
+                line = line[:-1] if line.endswith(b"\r") else line
+                pos += newline + 1
+                break
+            if pos + step >= size:
+                return window if window and window[0] != 0x23 else None
+            step *= 4
+        if line and line[0] != 0x23:
+            return line
+    return None
+
+
+def sniff(data: bytes | memoryview) -> bool:
+    """``SampleProfileReaderText::hasFormat``: the first visible line is a header."""
+    first = first_visible_line(data)
+    return first is not None and parse_head(first) is not None
+
+
+class _Reader:
+    def __init__(self, data: bytes | memoryview, path: str | None, release: Release) -> None:
+        self.cursor = LineCursor(data, path=path)
+        self.release = release
+        self.profile = SampleProfile(format="text")
+        self.overflow_at: int | None = None  # first line whose counts saturated
+
+    def note(self, result: SampleError, index: int) -> None:
+        if result is not SampleError.SUCCESS and self.overflow_at is None:
+            self.overflow_at = index
+
+    def fail(self, index: int, message: str, line: bytes, fld: str, detail: str) -> NoReturn:
+        cursor = self.cursor
+        raise SampleTextSyntaxError(
+            detail,
+            path=cursor.path,
+            location=Location(
+                offset=cursor.line_offset(index),
+                line=cursor.line_number(index),
+                field=fld,
+                found=repr(name_str(line)),
+            ),
+            llvm_message=message + name_str(line),
+        )
+
+    def read(self) -> SampleProfile:
+        release = self.release
+        profiles = self.profile.profiles
+        stack: list[FunctionSamples] = []
+        depth_metadata = 0
+        top_level_probes = 0
+        cs_count = 0
+        preinlined = False
+        note = self.note
+        for index, line in enumerate(self.cursor.lines):
+            first = _first_not_space(line)
+            if first == NPOS:
+                if release.sample_text_skips_blank_lines:
+                    continue
+            elif line[first] == 0x23:  # '#'
+                continue
+            if line[:1] != b" ":
+                head = parse_head(line)
+                if head is None:
+                    self.fail(
+                        index, HEAD_EXPECTED, line, "function_header",
+                        "a function header is 'name:total:head' with decimal u64 counts",
+                    )  # fmt: skip
+                name, total, head_samples = head
+                depth_metadata = 0
+                context = _context_of(name)
+                if context.has_context:
+                    cs_count += 1
+                fs = profiles.get(context)
+                if fs is None or not release.sample_text_merges_duplicates:
+                    fs = profiles[context] = FunctionSamples(context)
+                note(fs.add_total_samples(total), index)
+                note(fs.add_head_samples(head_samples), index)
+                stack = [fs]
+                continue
+            parsed, ok = parse_line(line, release)
+            if not ok:
+                if parsed.kind == "metadata" and release.sample_text_metadata_error:
+                    message = METADATA_EXPECTED
+                elif parsed.kind == "vtables":
+                    message = VTABLE_EXPECTED
+                else:
+                    message = BODY_EXPECTED
+                self.fail(index, message, line, parsed.field, f"cannot parse {parsed.field}")
+            depth = parsed.depth
+            if parsed.kind != "metadata" and depth == depth_metadata:
+                self.fail(
+                    index, NON_METADATA, line, "metadata",
+                    "!CFGChecksum/!Attributes must follow all body and callsite lines",
+                )  # fmt: skip
+            del stack[depth:]
+            owner = stack[-1]
+            if parsed.kind == "callsite":
+                callee = owner.callee_at(parsed.loc, name_str(parsed.callee))
+                note(callee.add_total_samples(parsed.num), index)
+                stack.append(callee)
+                depth_metadata = 0
+            elif parsed.kind == "vtables":
+                types = {name_str(k): v for k, v in parsed.types.items()}
+                note(owner.add_type_samples(parsed.loc, types), index)
+            elif parsed.kind == "body":
+                for target, count in parsed.targets.items():
+                    note(
+                        owner.add_called_target_samples(parsed.loc, name_str(target), count), index
+                    )
+                note(owner.add_body_samples(parsed.loc, parsed.num), index)
+            else:
+                if parsed.function_hash:
+                    owner.function_hash = parsed.function_hash
+                    if depth == 1:
+                        top_level_probes += 1
+                owner.attributes = parsed.attributes
+                if parsed.attributes & ContextAttribute.SHOULD_BE_INLINED:
+                    preinlined = True
+                depth_metadata = depth
+        profile = self.profile
+        profile.is_cs = cs_count > 0
+        profile.is_probe_based = top_level_probes > 0
+        profile.is_preinlined = preinlined
+        if self.overflow_at is not None:
+            index = self.overflow_at
+            cursor = self.cursor
+            raise MalformedError(
+                "a count saturated at 2**64-1 (llvm-profdata reads on, then fails)",
+                path=cursor.path,
+                location=Location(
+                    offset=cursor.line_offset(index),
+                    line=cursor.line_number(index),
+                    field="samples",
+                    found=repr(name_str(cursor.lines[index])),
+                ),
+                llvm_message=COUNTER_OVERFLOW,
+            )
+        profile.summary = summarize_profile(profile)
+        return profile
+
+
+def _context_of(name: bytes) -> SampleContext:
+    """``SampleContext(Name, CSNameTable)``: ``[...]`` is a calling context."""
+    if name.startswith(b"["):
+        return SampleContext.of_frames(parse_context(name))
+    return SampleContext(name_str(name))
+
+
+def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
+    """Read a text sample profile as ``release``'s llvm-profdata reads it."""
+    return _Reader(data, path, release).read()
+
+
+# -- writer --------------------------------------------------------------------
+@dataclass(frozen=True)
+class TextWriteOptions:
+    """``SampleProfileWriterText`` settings."""
+
+    mark_flat: bool = False  # LLVM 22 ``--split-layout`` with ``--text``: `` !Flat`` lines
+
+
+def write(profile: SampleProfile, options: TextWriteOptions | None = None) -> bytes:
+    """``SampleProfileWriterText::write`` (identical output in 14, 16, 19 and 22)."""
+    opts = options or TextWriteOptions()
+    out: list[str] = []
+    for fs in profile.sorted_profiles():
+        _write_sample(out, fs, profile, 0, opts)
+    return "".join(out).encode("utf-8", "surrogateescape")
+
+
+def _write_sample(
+    out: list[str], fs: FunctionSamples, profile: SampleProfile, indent: int, opts: TextWriteOptions
+) -> None:
+    md5 = profile.is_md5
+    if profile.is_cs:
+        out.append(f"[{fs.context}]:{fs.total_samples}")
+    else:
+        out.append(f"{fs.name}:{fs.total_samples}")
+    out.append(f":{fs.head_samples}\n" if indent == 0 else "\n")
+    pad = " " * (indent + 1)
+    types = fs.type_samples
+    for loc, record in fs.sorted_body():
+        targets = "".join(f" {n}:{c}" for n, c in record.sorted_call_targets(md5))
+        out.append(f"{pad}{loc}: {record.samples}{targets}\n")
+        if types.get(loc):
+            out.append(_vtables_line(pad, loc, types[loc], md5))
+    inner = " " * (indent + 1)
+    for loc in sorted(fs.callsite_samples):
+        callees = fs.callsite_samples[loc]
+        for name in sorted(callees, key=lambda n: _key(n, md5)):
+            out.append(f"{inner}{loc}: ")
+            _write_sample(out, callees[name], profile, indent + 1, opts)
+        if types.get(loc):
+            out.append(_vtables_line(inner, loc, types[loc], md5))
+    if profile.is_probe_based:
+        out.append(f"{pad}!CFGChecksum: {fs.function_hash}\n")
+    if fs.attributes:
+        out.append(f"{pad}!Attributes: {fs.attributes}\n")
+    if indent == 0 and opts.mark_flat and not fs.callsite_samples:
+        out.append(" !Flat\n")
+
+
+def _key(name: str, md5: bool) -> bytes | int:
+    return int(name) if md5 and name.isdigit() else name_bytes(name)
+
+
+def _vtables_line(pad: str, loc: LineLocation, types: dict[str, int], md5: bool) -> str:
+    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=lambda n: _key(n, md5)))
+    return f"{pad}{loc}: vtables {pairs}\n"
+
+
+register(SampleFormat("text", ORDER_TEXT, sniff, read))

@@ -1,0 +1,305 @@
+"""Iteration order of a sample reader's profile map (``sample-binary.md`` §5.8).
+
+LLVM keeps sample profiles in a libstdc++ ``std::unordered_map`` keyed by a
+64-bit context hash: ``MD5`` of the name for plain profiles, LLVM's
+``hash_combine_range`` of the frames for CS contexts.  Whatever visits that
+map unsorted (``show --hot-func-list`` rows of equal TotalSamples, the
+ext-binary FuncMetadata section) comes out in its bucket order, replayed
+here: :func:`unordered_map_order` follows libstdc++'s insert and rehash
+(identity hash, max load factor 1, the prime bucket counts).  The CS hash of
+contexts longer than 8 frames uses ``hash_combine_range``'s 64-byte state,
+which the spec marks unverified.
+"""
+
+from __future__ import annotations
+
+import struct
+from bisect import bisect_left
+from collections.abc import Sequence
+
+from profdata.model.names import md5_hash
+from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
+
+_M64 = (1 << 64) - 1
+SEED = 0xFF51AFD7ED558CCD  # get_execution_seed()
+K0 = 0xC3A5C85C97CB3127
+K1 = 0xB492B66FBE98F273
+K2 = 0x9AE16A3B2F90404F
+K3 = 0xC949D7C7509E6557
+
+#: libstdc++ ``__prime_list`` entries used by ``_Prime_rehash_policy::_M_next_bkt``
+_SMALL_BUCKETS = (2, 2, 2, 3, 5, 5, 7, 7, 11, 11, 11, 11, 13, 13)
+
+
+# libstdc++'s table skips primes above ~100 (it is geometric); these are its entries.
+_PRIME_TABLE = (
+    17, 19, 23, 29, 31, 37, 41, 43, 47, 53, 59, 61, 67, 71, 73, 79, 83, 89, 97, 103, 109, 113,
+    127, 137, 139, 149, 157, 167, 179, 193, 199, 211, 227, 241, 257, 277, 293, 313, 337, 359,
+    383, 409, 439, 467, 503, 541, 577, 619, 661, 709, 761, 823, 887, 953, 1031, 1109, 1193,
+    1289, 1381, 1493, 1613, 1741, 1879, 2029, 2179, 2357, 2549, 2753, 2971, 3209, 3469, 3739,
+    4027, 4349, 4703, 5087, 5503, 5953, 6427, 6949, 7517, 8123, 8783, 9497, 10273, 11113,
+    12011, 12983, 14033, 15173, 16411, 17749, 19183, 20753, 22447, 24281, 26267, 28411,
+    30727, 33223, 35933, 38873, 42043, 45481, 49201, 53201, 57557, 62233, 67307, 72817,
+    78779, 85229, 92203, 99733, 107897, 116731, 126271, 136607, 147793, 159871, 172933,
+    187091, 202409, 218971, 236897, 256279, 277261, 299951, 324503, 351061, 379787, 410857,
+    444487, 480881, 520241, 562841, 608903, 658753, 712697, 771049, 834181, 902483, 976369,
+    1056323, 1142821, 1236397, 1337629, 1447153, 1565659, 1693859, 1832561, 1982627,
+    2144977, 2320627, 2510653, 2716249, 2938679, 3179303, 3439651, 3721303, 4026031,
+    4355707, 4712381, 5098259, 5515729, 5967347, 6456007, 6984629, 7556579, 8175383,
+    8844859, 9569143, 10352717, 11200489, 12117689, 13109983, 14183539, 15345007,
+    16601593, 17961079, 19431899, 21023161, 22744717, 24607243, 26622317, 28802401,
+    31160981, 33712729, 36473443, 39460231, 42691603, 46187573, 49969847, 54061849,
+    58488943, 63278561, 68460391, 74066549, 80131819, 86693767, 93793069, 101473717,
+)  # fmt: skip
+
+
+def _snap(x: int) -> int:
+    i = bisect_left(_PRIME_TABLE, x)
+    return _PRIME_TABLE[i] if i < len(_PRIME_TABLE) else x
+
+
+def _next_bucket_count(x: int) -> int:
+    """``_Prime_rehash_policy::_M_next_bkt``."""
+    if x < len(_SMALL_BUCKETS):
+        return _SMALL_BUCKETS[x]
+    return _snap(x)
+
+
+def unordered_map_order(hashes: Sequence[int]) -> list[int]:
+    """Iteration order (indexes into ``hashes``) of an ``unordered_map<uint64_t, T>``
+    filled in this order; a repeated key keeps its first position.
+
+    The node list and the per-bucket "node before the bucket's first node"
+    pointers of ``_Hashtable`` (``_M_insert_bucket_begin``, ``_M_rehash``).
+    """
+    head = -1  # _M_before_begin
+    nxt: list[int] = []  # next node of each inserted node (-2: end of list)
+    keys: list[int] = []
+    end = -2
+    first = end  # _M_before_begin._M_nxt
+    buckets: list[int | None] = [None]
+    threshold = 0  # _M_next_resize
+    present: set[int] = set()
+
+    def link_after(before: int, node: int) -> None:
+        nonlocal first
+        if before == head:
+            nxt[node] = first
+            first = node
+        else:
+            nxt[node] = nxt[before]
+            nxt[before] = node
+
+    for h in hashes:
+        if h in present:
+            continue
+        count = len(keys)
+        if count + 1 > threshold:
+            wanted = max(count + 1, 11 if threshold == 0 else 0)
+            if wanted >= len(buckets):
+                size = _next_bucket_count(max(wanted + 1, 2 * len(buckets)))
+                threshold = size
+                buckets = [None] * size
+                node, first, begin_bucket = first, end, 0
+                while node != end:
+                    after = nxt[node]
+                    bucket = keys[node] % size
+                    before = buckets[bucket]
+                    if before is None:
+                        nxt[node] = first
+                        first = node
+                        buckets[bucket] = head
+                        if nxt[node] != end:
+                            buckets[begin_bucket] = node
+                        begin_bucket = bucket
+                    else:
+                        link_after(before, node)
+                    node = after
+            else:
+                threshold = len(buckets)
+        node = len(keys)
+        keys.append(h)
+        nxt.append(end)
+        present.add(h)
+        bucket = h % len(buckets)
+        before = buckets[bucket]
+        if before is not None:
+            link_after(before, node)
+        else:
+            link_after(head, node)
+            if nxt[node] != end:
+                buckets[keys[nxt[node]] % len(buckets)] = node
+            buckets[bucket] = head
+    order: list[int] = []
+    node = first
+    while node != end:
+        order.append(node)
+        node = nxt[node]
+    index_of: dict[int, int] = {}
+    for index, h in enumerate(hashes):
+        index_of.setdefault(h, index)
+    return [index_of[keys[n]] for n in order]
+
+
+# -- LLVM's hash_combine_range (llvm/ADT/Hashing.h) -------------------------------------
+def _rotr(v: int, s: int) -> int:
+    return v if s == 0 else ((v >> s) | (v << (64 - s))) & _M64
+
+
+def _shift_mix(v: int) -> int:
+    return v ^ (v >> 47)
+
+
+def _hash_16_bytes(low: int, high: int) -> int:
+    mul = 0x9DDFEA08EB382D69
+    a = ((low ^ high) * mul) & _M64
+    a ^= a >> 47
+    b = ((high ^ a) * mul) & _M64
+    b ^= b >> 47
+    return (b * mul) & _M64
+
+
+def _f64(s: bytes, i: int) -> int:
+    value: int = struct.unpack_from("<Q", s, i)[0]
+    return value
+
+
+def _f32(s: bytes, i: int) -> int:
+    value: int = struct.unpack_from("<I", s, i)[0]
+    return value
+
+
+def hash_short(s: bytes, seed: int = SEED) -> int:
+    """``hash_short`` of up to 64 bytes."""
+    n = len(s)
+    if 4 <= n <= 8:
+        a = _f32(s, 0)
+        return _hash_16_bytes((n + (a << 3)) & _M64, seed ^ _f32(s, n - 4))
+    if 8 < n <= 16:
+        a = _f64(s, 0)
+        b = _f64(s, n - 8)
+        return _hash_16_bytes(seed ^ a, _rotr((b + n) & _M64, n)) ^ b
+    if 16 < n <= 32:
+        a = (_f64(s, 0) * K1) & _M64
+        b = _f64(s, 8)
+        c = (_f64(s, n - 8) * K2) & _M64
+        d = (_f64(s, n - 16) * K0) & _M64
+        return _hash_16_bytes(
+            (_rotr((a - b) & _M64, 43) + _rotr(c ^ seed, 30) + d) & _M64,
+            (a + _rotr(b ^ K3, 20) - c + n + seed) & _M64,
+        )
+    if n > 32:
+        z = _f64(s, 24)
+        a = (_f64(s, 0) + (n + _f64(s, n - 16)) * K0) & _M64
+        b = _rotr((a + z) & _M64, 52)
+        c = _rotr(a, 37)
+        a = (a + _f64(s, 8)) & _M64
+        c = (c + _rotr(a, 7)) & _M64
+        a = (a + _f64(s, 16)) & _M64
+        vf = (a + z) & _M64
+        vs = (b + _rotr(a, 31) + c) & _M64
+        a = (_f64(s, 16) + _f64(s, n - 32)) & _M64
+        z = _f64(s, n - 8)
+        b = _rotr((a + z) & _M64, 52)
+        c = _rotr(a, 37)
+        a = (a + _f64(s, n - 24)) & _M64
+        c = (c + _rotr(a, 7)) & _M64
+        a = (a + _f64(s, n - 16)) & _M64
+        wf = (a + z) & _M64
+        ws = (b + _rotr(a, 31) + c) & _M64
+        r = _shift_mix(((vf + ws) * K2 + (wf + vs) * K0) & _M64)
+        return (_shift_mix(((seed ^ ((r * K0) & _M64)) + vs) & _M64) * K2) & _M64
+    if n:
+        y = (s[0] + (s[n >> 1] << 8)) & 0xFFFFFFFF
+        z = (n + (s[n - 1] << 2)) & 0xFFFFFFFF
+        return (_shift_mix(((y * K2) ^ (z * K3) ^ seed) & _M64) * K2) & _M64
+    return K2 ^ seed
+
+
+class _HashState:
+    """``hash_state`` for inputs longer than 64 bytes."""
+
+    def __init__(self, s: bytes, seed: int) -> None:
+        self.h0 = 0
+        self.h1 = seed
+        self.h2 = _hash_16_bytes(seed, K1)
+        self.h3 = _rotr(seed ^ K1, 49)
+        self.h4 = (seed * K1) & _M64
+        self.h5 = _shift_mix(seed)
+        self.h6 = _hash_16_bytes(self.h4, self.h5)
+        self.mix(s)
+
+    @staticmethod
+    def _mix32(s: bytes, off: int, a: int, b: int) -> tuple[int, int]:
+        a = (a + _f64(s, off)) & _M64
+        c = _f64(s, off + 24)
+        b = _rotr((b + a + c) & _M64, 21)
+        d = a
+        a = (a + _f64(s, off + 8) + _f64(s, off + 16)) & _M64
+        b = (b + _rotr(a, 44) + d) & _M64
+        a = (a + c) & _M64
+        return a, b
+
+    def mix(self, s: bytes) -> None:
+        self.h0 = (_rotr((self.h0 + self.h1 + self.h3 + _f64(s, 8)) & _M64, 37) * K1) & _M64
+        self.h1 = (_rotr((self.h1 + self.h4 + _f64(s, 48)) & _M64, 42) * K1) & _M64
+        self.h0 ^= self.h6
+        self.h1 = (self.h1 + self.h3 + _f64(s, 40)) & _M64
+        self.h2 = (_rotr((self.h2 + self.h5) & _M64, 33) * K1) & _M64
+        self.h3 = (self.h4 * K1) & _M64
+        self.h4 = (self.h0 + self.h5) & _M64
+        self.h3, self.h4 = self._mix32(s, 0, self.h3, self.h4)
+        self.h5 = (self.h2 + self.h6) & _M64
+        self.h6 = (self.h1 + _f64(s, 16)) & _M64
+        self.h5, self.h6 = self._mix32(s, 32, self.h5, self.h6)
+        self.h0, self.h2 = self.h2, self.h0
+
+    def finalize(self, length: int) -> int:
+        return _hash_16_bytes(
+            (_hash_16_bytes(self.h3, self.h5) + _shift_mix(self.h1) * K1 + self.h2) & _M64,
+            (_hash_16_bytes(self.h4, self.h6) + _shift_mix(length) * K1 + self.h0) & _M64,
+        )
+
+
+def hash_combine_range(items: Sequence[bytes], seed: int = SEED) -> int:
+    """``hash_combine_range`` over elements whose hashable data are ``items``."""
+    buffer = bytearray(64)
+    fill = 0
+    pos = 0
+    while pos < len(items) and fill + len(items[pos]) <= 64:
+        buffer[fill : fill + len(items[pos])] = items[pos]
+        fill += len(items[pos])
+        pos += 1
+    if pos == len(items):
+        return hash_short(bytes(buffer[:fill]), seed)
+    state = _HashState(bytes(buffer), seed)
+    length = 64
+    while pos < len(items):
+        fill = 0
+        while pos < len(items) and fill + len(items[pos]) <= 64:
+            buffer[fill : fill + len(items[pos])] = items[pos]
+            fill += len(items[pos])
+            pos += 1
+        rotated = bytes(buffer[fill:]) + bytes(buffer[:fill])
+        state.mix(rotated)
+        length += fill
+    return state.finalize(length)
+
+
+def context_hash(context: SampleContext) -> int:
+    """``SampleContext::getHashCode`` of LLVM 19/22 (§5.8): MD5 for names, frames combined."""
+    if not context.frames:
+        return md5_hash(context.name)
+    words = []
+    for frame in context.frames:
+        loc = (frame.location.discriminator << 32) | frame.location.line_offset
+        value = (md5_hash(frame.function) + (loc << 5) + loc) & _M64
+        words.append(struct.pack("<Q", value))
+    return hash_combine_range(words)
+
+
+def profile_map_order(profile: SampleProfile, release: object = None) -> list[FunctionSamples]:
+    """The reader's profiles in its ``SampleProfileMap`` iteration order."""
+    values = list(profile.profiles.values())
+    hashes = [context_hash(fs.context) for fs in values]
+    return [values[i] for i in unordered_map_order(hashes)]

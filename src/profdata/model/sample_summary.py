@@ -1,0 +1,78 @@
+"""Profile summary of a sample profile (LLVM's ``SampleProfileSummaryBuilder``).
+
+Each body sample is a "block": it goes into the count histogram, the total,
+the block count and the maximum; top-level profiles are the functions and
+their head samples the function counts.  Inlined instances add their body
+samples but are not functions, and an inlinee marked
+``ContextDuplicatedIntoBase`` is skipped (its samples are already in its base
+profile).  CS profiles are first flattened by leaf function, as
+``computeSummaryForProfiles`` does, so ``NumFunctions`` counts distinct leaf
+functions.  The cutoff walk is :func:`~profdata.model.summary.detailed_entries`,
+shared with instrumentation summaries.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+import numpy as np
+
+from profdata.model.sample import (
+    U64,
+    ContextAttribute,
+    FunctionSamples,
+    SampleProfile,
+    flatten_contexts,
+)
+from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
+
+_DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
+
+
+def _collect(fs: FunctionSamples, counts: list[int]) -> None:
+    counts.extend(record.samples for record in fs.body_samples.values())
+    for callees in fs.callsite_samples.values():
+        for callee in callees.values():
+            if not callee.attributes & _DUPLICATED:
+                _collect(callee, counts)
+
+
+def summarize_samples(
+    profiles: Iterable[FunctionSamples], cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+) -> ProfileSummary:
+    """``addRecord`` for each top-level profile, then ``getSummary``."""
+    counts: list[int] = []
+    num_functions = 0
+    max_function_count = 0
+    for fs in profiles:
+        num_functions += 1
+        max_function_count = max(max_function_count, fs.head_samples)
+        _collect(fs, counts)
+    arr = np.array(counts, dtype=np.uint64)
+    total = sum(counts) & U64
+    if len(arr):
+        values, freqs = np.unique(arr, return_counts=True)
+        max_count = int(values[-1])
+    else:
+        values = np.zeros(0, dtype=np.uint64)
+        freqs = np.zeros(0, dtype=np.int64)
+        max_count = 0
+    return ProfileSummary(
+        num_functions=num_functions & 0xFFFFFFFF,
+        num_counts=len(counts) & 0xFFFFFFFF,
+        max_function_count=max_function_count,
+        max_count=max_count,
+        max_internal_count=0,
+        total_count=total,
+        detailed=detailed_entries(values, freqs, total, cutoffs),
+    )
+
+
+def summarize_profile(
+    profile: SampleProfile, cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+) -> ProfileSummary:
+    """``computeSummaryForProfiles``: CS profiles are summarised context-less."""
+    profiles: Iterable[FunctionSamples] = profile.profiles.values()
+    if profile.is_cs:
+        profiles = flatten_contexts(profiles).values()
+    return summarize_samples(profiles, cutoffs)

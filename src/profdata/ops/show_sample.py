@@ -1,0 +1,347 @@
+"""``llvm-profdata show --sample``: the function dump, JSON, summary and hot list.
+
+Mirrors ``showSampleProfile`` (``shared/spec/show-output.md`` §2) and the
+printers it calls: ``FunctionSamples::print`` for the dump (the CFG checksum
+line of probe profiles included), ``dumpFunctionProfileJson`` for JSON,
+``ProfileSummary::printSummary``/``printDetailedSummary`` over the summary
+the reader reports (stored in binary files, computed for text), and
+``showHotFunctionList``, whose rows of equal TotalSamples keep the iteration
+order of the reader's ``std::unordered_map``.  ``--counts`` and
+``--detailed-summary-cutoffs`` have no effect on sample profiles, as in LLVM.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from profdata.errors import UsageError
+from profdata.formats.sample_registry import SampleFormat, detect, map_file, read_sample_bytes
+from profdata.model.names import md5_hash, name_bytes
+from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
+from profdata.model.sample_map_order import profile_map_order
+from profdata.model.summary import ProfileSummary
+from profdata.ops.show_text import _render_detailed
+from profdata.releases import Release
+
+HOT_FUNC_CUTOFF = 990000
+SEC_INFO_WARNING = (
+    "-show-sec-info-only is only supported for sample profile in extbinary format "
+    "and is ignored for other formats."
+)
+NO_SYMBOL_LIST_WARNING = (
+    "the profile has no profile symbol list (only extbinary profiles carry one); "
+    "llvm-profdata crashes here"
+)
+JSON_NEEDS_ALL = "the JSON format is supported only when all functions are to be printed"
+YAML_UNSUPPORTED = "YAML output is not supported for sample profiles"
+
+
+@dataclass(frozen=True)
+class SampleShowOptions:
+    """The ``show`` options that change sample output."""
+
+    all_functions: bool = False
+    function: str = ""
+    detailed_summary: bool = False
+    topn: int = 0
+    hot_func_list: bool = False
+    show_prof_sym_list: bool = False
+    show_sec_info_only: bool = False
+    show_format: str = "text"  # "text" | "json" | "yaml"
+
+
+@dataclass
+class SampleShowOutput:
+    """What ``show`` prints: stdout text, and warnings for stderr (without ``warning: ``)."""
+
+    text: str = ""
+    warnings: list[str] = field(default_factory=list)
+
+
+def show_sample_bytes(
+    data: bytes | memoryview, path: str | None, options: SampleShowOptions, release: Release
+) -> SampleShowOutput:
+    """``showSampleProfile`` on a file's bytes, format detected as LLVM detects it."""
+    if options.show_format == "yaml":
+        raise UsageError(YAML_UNSUPPORTED)
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+    if options.show_sec_info_only:
+        fmt: SampleFormat = detect(view, release, path)
+        if fmt.section_info is None:
+            return SampleShowOutput(warnings=[SEC_INFO_WARNING])
+        return SampleShowOutput(text=fmt.section_info(view, path))
+    profile = read_sample_bytes(view, path, release)
+    return show_sample(profile, options, release)
+
+
+def show_sample_file(path: str, options: SampleShowOptions, release: Release) -> SampleShowOutput:
+    """``show --sample FILE``."""
+    return show_sample_bytes(map_file(path), path, options, release)
+
+
+def show_sample(
+    profile: SampleProfile, options: SampleShowOptions, release: Release
+) -> SampleShowOutput:
+    """The output of ``show --sample`` for a profile already read."""
+    result = SampleShowOutput()
+    out: list[str] = []
+    as_json = options.show_format == "json"
+    if options.all_functions or not options.function:
+        if as_json:
+            out.append(dump_json(profile))
+        else:
+            for fs in profile.sorted_profiles():
+                out.append(f"Function: {fs.context}: ")
+                print_function(out, fs, 0)
+    else:
+        if as_json:
+            raise UsageError(JSON_NEEDS_ALL)
+        out.append(_dump_named(profile, options.function, release))
+    if options.show_prof_sym_list:
+        if profile.symbol_list is None:
+            result.warnings.append(NO_SYMBOL_LIST_WARNING)
+        else:
+            out.append("======== Dump profile symbol list ========\n")
+            out.extend(f"{s}\n" for s in sorted(profile.symbol_list, key=name_bytes))
+    summary = profile.summary or ProfileSummary()
+    if options.detailed_summary:
+        out.append(_render_summary(summary, release))
+        out.append(_render_detailed(summary, release))
+    if options.hot_func_list or options.topn:
+        out.append(hot_function_list(profile, summary, options.topn, release))
+    result.text = "".join(out)
+    return result
+
+
+def _dump_named(profile: SampleProfile, function: str, release: Release) -> str:
+    """``--function=NAME``: the exact (context-less) name; LLVM 19+ converts it for MD5."""
+    out: list[str] = []
+    if release.show_sample_missing_function_unnamed:
+        key = str(md5_hash(function)) if profile.is_md5 else function
+        fs = profile.profiles.get(SampleContext(key))
+        label = str(fs.context) if fs is not None else ""
+    else:
+        fs = profile.profiles.get(SampleContext(function))
+        label = function
+    out.append(f"Function: {label}: ")
+    print_function(out, fs or FunctionSamples(SampleContext("")), 0)
+    return "".join(out)
+
+
+def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
+    """``FunctionSamples::print``."""
+    if fs.function_hash:
+        out.append(f"CFG checksum {fs.function_hash}\n")
+    out.append(f"{fs.total_samples}, {fs.head_samples}, {len(fs.body_samples)} sampled lines\n")
+    pad = " " * indent
+    inner = " " * (indent + 2)
+    out.append(pad)
+    types = fs.type_samples
+    if fs.body_samples:
+        out.append("Samples collected in the function's body {\n")
+        for loc, record in fs.sorted_body():
+            line = f"{inner}{loc}: {record.samples}"
+            if record.call_targets:
+                line += ", calls:" + "".join(
+                    f" {n}:{c}" for n, c in record.sorted_call_targets()
+                )
+            out.append(line + "\n")
+            if loc in types:
+                out.append(inner + _type_counts(loc, types[loc]))
+        out.append(pad + "}\n")
+    else:
+        out.append("No samples collected in the function's body\n")
+    out.append(pad)
+    if fs.callsite_samples:
+        out.append("Samples collected in inlined callsites {\n")
+        for loc in sorted(fs.callsite_samples):
+            callees = fs.callsite_samples[loc]
+            for name in sorted(callees, key=name_bytes):
+                out.append(f"{inner}{loc}: inlined callee: {name}: ")
+                print_function(out, callees[name], indent + 4)
+            if loc in types:
+                out.append(inner + _type_counts(loc, types[loc]))
+        out.append(pad + "}\n")
+    else:
+        out.append("No inlined callsites in this function\n")
+
+
+def _type_counts(loc: object, types: dict[str, int]) -> str:
+    """``printTypeCountMap`` (LLVM 22); an empty map prints nothing after the indent."""
+    if not types:
+        return ""
+    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=name_bytes))
+    return f"{loc}: vtables: {pairs}\n"
+
+
+# -- JSON --------------------------------------------------------------------------
+def _quote(text: str) -> str:
+    """``llvm::json`` string quoting (invalid UTF-8 becomes U+FFFD, as ``fixUTF8`` does)."""
+    data = name_bytes(text).decode("utf-8", "replace")
+    out = ['"']
+    for ch in data:
+        code = ord(ch)
+        if ch in '"\\':
+            out.append("\\" + ch)
+        elif code >= 0x20:
+            out.append(ch)
+        elif ch == "\t":
+            out.append("\\t")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        else:
+            out.append(f"\\u{code:04x}")
+    out.append('"')
+    return "".join(out)
+
+
+JsonValue = int | str | list["JsonValue"] | list[tuple[str, "JsonValue"]]
+
+
+class _Object(list[tuple[str, JsonValue]]):
+    """An ordered JSON object (attribute order matters to match LLVM byte for byte)."""
+
+
+def _emit(value: JsonValue, indent: int, out: list[str]) -> None:
+    """``json::OStream`` with indent 2 (the layout of ``json.dumps(indent=2)``)."""
+    if isinstance(value, int):
+        out.append(str(value))
+    elif isinstance(value, str):
+        out.append(_quote(value))
+    elif isinstance(value, _Object):
+        if not value:
+            out.append("{}")
+            return
+        out.append("{")
+        for i, (key, item) in enumerate(value):
+            out.append(("," if i else "") + "\n" + " " * (indent + 2) + _quote(key) + ": ")
+            _emit(item, indent + 2, out)
+        out.append("\n" + " " * indent + "}")
+    else:
+        if not value:
+            out.append("[]")
+            return
+        out.append("[")
+        for i, item in enumerate(value):
+            out.append(("," if i else "") + "\n" + " " * (indent + 2))
+            _emit(item, indent + 2, out)
+        out.append("\n" + " " * indent + "]")
+
+
+def _function_json(fs: FunctionSamples, top_level: bool) -> _Object:
+    obj = _Object([("name", fs.name), ("total", fs.total_samples)])
+    if top_level:
+        obj.append(("head", fs.head_samples))
+    body: list[JsonValue] = []
+    for loc, record in fs.sorted_body():
+        line = _Object([("line", loc.line_offset)])
+        if loc.discriminator:
+            line.append(("discriminator", loc.discriminator))
+        line.append(("samples", record.samples))
+        calls: list[JsonValue] = [
+            _Object([("function", n), ("samples", c)]) for n, c in record.sorted_call_targets()
+        ]
+        if calls:
+            line.append(("calls", calls))
+        body.append(line)
+    if body:
+        obj.append(("body", body))
+    sites: list[JsonValue] = []
+    for loc, callee in fs.sorted_callsites():
+        site = _Object([("line", loc.line_offset)])
+        if loc.discriminator:
+            site.append(("discriminator", loc.discriminator))
+        site.append(("samples", [_function_json(callee, False)]))
+        sites.append(site)
+    if sites:
+        obj.append(("callsites", sites))
+    return obj
+
+
+def dump_json(profile: SampleProfile) -> str:
+    """``SampleProfileReader::dumpJson`` (LLVM 16+)."""
+    out: list[str] = []
+    _emit([_function_json(fs, True) for fs in profile.sorted_profiles()], 0, out)
+    out.append("\n")
+    return "".join(out)
+
+
+# -- summaries ------------------------------------------------------------------------
+def _render_summary(summary: ProfileSummary, release: Release) -> str:
+    """``ProfileSummary::printSummary``."""
+    if release.show_sample_internal_count_line:
+        block = f"Maximum internal block count: {summary.max_internal_count}\n"
+    else:
+        block = f"Maximum block count: {summary.max_count}\n"
+    return (
+        f"Total functions: {summary.num_functions}\n"
+        f"Maximum function count: {summary.max_function_count}\n"
+        f"{block}"
+        f"Total number of blocks: {summary.num_counts}\n"
+        f"Total count: {summary.total_count}\n"
+    )
+
+
+def _percent(part: float) -> str:
+    """``format("%.2f%%")``, with glibc's spelling of NaN."""
+    if part != part:
+        return "-nan%"
+    return f"{part:.2f}%"
+
+
+def hot_function_list(
+    profile: SampleProfile, summary: ProfileSummary, topn: int, release: Release
+) -> str:
+    """``showHotFunctionList``: functions whose largest body sample reaches the 99% count."""
+    threshold = 0
+    for entry in summary.detailed:
+        if entry.cutoff == HOT_FUNC_CUTOFF:
+            threshold = entry.min_count
+            break
+    ordered = profile_map_order(profile, release)
+    total_all = 0
+    hot: list[tuple[FunctionSamples, int]] = []
+    for fs in ordered:
+        total_all = (total_all + fs.total_samples) & ((1 << 64) - 1)
+        max_sample = fs.max_body_sample()
+        if max_sample >= threshold:
+            hot.append((fs, max_sample))
+    hot.sort(key=lambda item: -item[0].total_samples)
+    hot_total = sum(fs.total_samples for fs, _ in hot) & ((1 << 64) - 1)
+    count = len(ordered)
+    share = hot_total / total_all * 100 if total_all else 0.0
+    func_share = len(hot) / count * 100 if count else float("nan")
+    lines = [
+        f"{len(hot)} out of {count} functions with profile ({_percent(func_share)}) "
+        f"are considered hot functions (max sample >= {threshold}).\n",
+        f"{hot_total} out of {total_all} profile counts ({_percent(share)}) "
+        "are from hot functions.\n",
+        _columns(["Total sample (%)", "Max sample", "Entry sample", "Function name"]),
+    ]
+    rows = hot[:topn] if topn else hot
+    for fs, max_sample in rows:
+        percent = fs.total_samples * 100.0 / total_all if total_all else 0.0
+        lines.append(
+            _columns(
+                [
+                    f"{fs.total_samples} ({_percent(percent)})",
+                    str(max_sample),
+                    str(fs.head_samples_estimate(profile.is_cs)),
+                    str(fs.context),
+                ]
+            )
+        )
+    return "".join(lines)
+
+
+_COLUMNS = (0, 24, 42, 58)
+
+
+def _columns(cells: list[str]) -> str:
+    """``formatted_raw_ostream::PadToColumn``: at least one space before every cell."""
+    line = ""
+    for column, cell in zip(_COLUMNS, cells, strict=True):
+        line += " " * max(column - len(line), 1) + cell
+    return line + "\n"
