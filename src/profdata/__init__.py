@@ -1,18 +1,58 @@
-"""profdata: LLVM PGO and coverage profiles in Python, byte-compatible with llvm-profdata."""
+"""profdata: LLVM PGO and coverage profiles in Python, byte-compatible with llvm-profdata.
 
-from profdata.errors import FormatError, ProfdataError
-from profdata.formats import open_instr, read_instr_bytes
-from profdata.model import (
-    InstrProfile,
-    InstrRecord,
-    ProfileKind,
-    ProfileSummary,
-    TemporalTrace,
-    ValueData,
-    ValueKind,
-)
+The public names below are imported on first use (PEP 562), so that
+``import profdata.cli`` does not load numpy before the command line has had
+a chance to configure it (see :func:`profdata.cli.main`).
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from profdata.errors import FormatError, ProfdataError
+    from profdata.formats import open_instr, read_instr_bytes
+    from profdata.model import (
+        InstrProfile,
+        InstrRecord,
+        ProfileKind,
+        ProfileSummary,
+        TemporalTrace,
+        ValueData,
+        ValueKind,
+    )
 
 __version__ = "0.1.0"
+
+#: public name -> the module it comes from
+_EXPORTS = {
+    "FormatError": "profdata.errors",
+    "ProfdataError": "profdata.errors",
+    "open_instr": "profdata.formats",
+    "read_instr_bytes": "profdata.formats",
+    "InstrProfile": "profdata.model",
+    "InstrRecord": "profdata.model",
+    "ProfileKind": "profdata.model",
+    "ProfileSummary": "profdata.model",
+    "TemporalTrace": "profdata.model",
+    "ValueData": "profdata.model",
+    "ValueKind": "profdata.model",
+}
+
+
+def __getattr__(name: str) -> Any:
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module 'profdata' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted([*globals(), *_EXPORTS])
+
 
 __all__ = [
     "FormatError",

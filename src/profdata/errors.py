@@ -145,7 +145,12 @@ class TextSyntaxError(FormatError):
     llvm_message = "malformed instrumentation profile data"
 
 
-class SampleTextSyntaxError(TextSyntaxError):
+class SampleDiagnosticError(FormatError):
+    """A sample-reader error LLVM reports through ``LLVMContext::diagnose``, which exits at
+    once: ``merge --failure-mode=all`` cannot skip the input."""
+
+
+class SampleTextSyntaxError(TextSyntaxError, SampleDiagnosticError):
     """A sample text line LLVM rejects; LLVM names the line: ``FILE:LINE: message``."""
 
     llvm_message = "Malformed sample profile data"
@@ -154,6 +159,18 @@ class SampleTextSyntaxError(TextSyntaxError):
         line = self.location.line
         where = f"{self.path}:{line}" if self.path and line else self.path
         return f"{where}: {self.llvm_message}" if where else self.llvm_message
+
+
+class SampleTruncatedError(TruncatedError, SampleDiagnosticError):
+    """A sample binary field that runs past the end (``readNumber``/``readString``)."""
+
+    llvm_message = "Truncated profile data"
+
+
+class SampleMalformedError(MalformedError, SampleDiagnosticError):
+    """A sample binary number too wide for its field (``readNumber``)."""
+
+    llvm_message = "Malformed sample profile data"
 
 
 class MergeError(ProfdataError):
@@ -176,7 +193,7 @@ class FileError(ProfdataError):
     """A file that cannot be opened, read or written; LLVM prints ``FILE: strerror``."""
 
     def headline(self) -> str:
-        return f"{self.path}: {self.detail}" if self.path else self.detail
+        return f"{self.path}: {self.detail}" if self.path is not None else self.detail
 
     def __str__(self) -> str:
         return self.headline()

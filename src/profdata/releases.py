@@ -59,6 +59,7 @@ class Release:
     merge_function_filters: bool  # --function / --no-function exist
     merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
     merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
+    merge_reads_stdin: bool  # input "-" is standard input (16+: silently an empty input)
     overlap_typo: bool  # "infomation"
     # -- sample profiles (sample-text.md §2; verified on 14, 16, 19, 22)
     sample_text_merges_duplicates: bool  # a repeated header adds up (before: the last one wins)
@@ -66,7 +67,9 @@ class Release:
     sample_text_flat_marker: bool  # " !Flat" after a top-level profile is accepted
     sample_text_vtables: bool  # "N: vtables T:C ..." type profile lines
     sample_text_metadata_error: bool  # "Cannot parse metadata: " (before: the body-line message)
-    sample_binary_illegal_offset_error: bool  # a body line offset >= 2**16 is an error
+    #: a body line offset >= 2**16 is an error (before: the function silently ends mid-record)
+    sample_binary_illegal_offset_error: bool
+    sample_merge_default_extbinary: bool  # merge --sample writes extbinary unless told
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
 
@@ -111,13 +114,15 @@ def _row(n: int) -> Release:
         merge_function_filters=n >= 18,
         merge_keep_vtable_symbols=n >= 19,
         merge_write_prev_version=n >= 18,
+        merge_reads_stdin=n <= 14,
         overlap_typo=n <= 21,
         sample_text_merges_duplicates=n >= 19,
         sample_text_skips_blank_lines=n >= 19,
         sample_text_flat_marker=n >= 22,
         sample_text_vtables=n >= 22,
         sample_text_metadata_error=n >= 22,
-        sample_binary_illegal_offset_error=n >= 19,
+        sample_binary_illegal_offset_error=n >= 22,
+        sample_merge_default_extbinary=n >= 19,
         show_sample_missing_function_unnamed=n >= 19,
         show_sample_internal_count_line=n >= 22,
     )

@@ -8,18 +8,47 @@ fault; exit status 1; ``--traceback`` shows the stack for bug reports.
 
 from __future__ import annotations
 
+import importlib
 import os
 import sys
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
 from profdata import releases
-from profdata.cli import _options, merge, overlap, show
-from profdata.cli._output import Output
-from profdata.errors import CommandLineError, FormatError, ProfdataError, UsageError
+from profdata.cli import _options
+from profdata.errors import CommandLineError, FileError, FormatError, ProfdataError, UsageError
 
-COMMANDS: dict[str, ModuleType] = {"show": show, "merge": merge, "overlap": overlap}
+if TYPE_CHECKING:
+    from profdata.cli._output import Output
+
+#: subcommand -> its module, imported when the command runs: ``show`` on a big
+#: profile should not pay for loading merge's writers and thread pools first
+COMMANDS: dict[str, str] = {
+    "show": "profdata.cli.show",
+    "merge": "profdata.cli.merge",
+    "overlap": "profdata.cli.overlap",
+}
+
+
+def command_module(name: str) -> ModuleType | None:
+    """The module of subcommand ``name`` (None for an unknown command)."""
+    module = COMMANDS.get(name)
+    if module is None:
+        return None
+    # Nothing here calls BLAS, but OpenBLAS starts a thread per core when numpy is
+    # imported, which costs more than reading a small profile; a user's setting wins.
+    os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+    return importlib.import_module(module)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "Output":
+        from profdata.cli._output import Output
+
+        return Output
+    raise AttributeError(f"module 'profdata.cli' has no attribute {name!r}")
 
 PROG = "llvm-profdata"
 USAGE = """OVERVIEW: LLVM profile data tools (profdata)
@@ -70,7 +99,7 @@ def report(exc: ProfdataError) -> None:
         detail = exc.locate()
         if detail:
             print(f"  detail: {detail}", file=sys.stderr)
-    elif exc.detail and not isinstance(exc, UsageError):
+    elif exc.detail and not isinstance(exc, UsageError | FileError):
         print(f"  detail: {exc.detail}", file=sys.stderr)
 
 
@@ -88,7 +117,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
             print(f"profdata {__version__} (llvm-profdata {number} compatible)")
             return 0
-        command = COMMANDS.get(rest[0])
+        command = command_module(rest[0])
         if command is None:
             raise UsageError(f"{PROG}: Unknown command '{rest[0]}'. Try: {PROG} --help")
         parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}")
@@ -114,4 +143,4 @@ def console_main() -> None:
     sys.exit(main())
 
 
-__all__ = ["COMMANDS", "Output", "main"]
+__all__ = ["COMMANDS", "Output", "command_module", "main"]

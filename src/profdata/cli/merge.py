@@ -8,10 +8,10 @@ standard output for ``-o -``.  Options a release did not have are refused
 with that release's message.
 
 ``-j N`` replays LLVM's split into ``N`` writer contexts (it changes the
-bytes exactly as it does for llvm-profdata) and sizes our reader pool;
-without it the split is LLVM's default for a two-thread machine
-(:mod:`profdata.ops.merge_threads`), so the output never depends on where
-the command runs.
+bytes exactly as it does for llvm-profdata); without it the split is LLVM's
+default for a two-thread machine (:mod:`profdata.ops.merge_threads`), so the
+output never depends on where the command runs.  Inputs are read and merged
+one after the other whatever ``-j`` says.
 """
 
 from __future__ import annotations
@@ -78,7 +78,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--sparse", help="drop functions whose counters are all zero")
     parser.add_argument(
         "-j", "--num-threads", type=_uint, default=0,
-        help="LLVM writer contexts to replay, and our reader threads (default: auto)",
+        help="LLVM writer contexts to replay (default: LLVM's choice for 2 threads)",
     )  # fmt: skip
     parser.add_argument(
         "--failure-mode", choices=[m.value for m in FailureMode], default="any",
@@ -99,9 +99,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
 
 
 def _unknown(option: str) -> UsageError:
-    return UsageError(
-        f"{PROG}: Unknown command line argument '{option}'.  Try: '{PROG} --help'"
-    )
+    return UsageError(f"{PROG}: Unknown command line argument '{option}'.  Try: '{PROG} --help'")
 
 
 def _check_release_options(args: argparse.Namespace) -> None:
@@ -162,7 +160,6 @@ def _options(args: argparse.Namespace) -> MergeOptions:
         remapping=remapping,
         function=args.function,
         no_function=args.no_function,
-        read_workers=args.num_threads,
     )
 
 

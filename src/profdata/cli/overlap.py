@@ -157,9 +157,12 @@ def run(args: argparse.Namespace) -> int:
     base = _read(base_path)
     test = _read(test_path)
     out = Output(args.output)
-    result = overlap_instr(
-        base, test, options, base_name=base_path, test_name=test_path, sink=print_diagnostic
-    )
+    try:
+        result = overlap_instr(
+            base, test, options, base_name=base_path, test_name=test_path, sink=print_diagnostic
+        )
+    except FormatError as exc:  # a lazily read input (indexed) failing on its records
+        raise count_sums_error(exc) from exc
     if args.show_format == "json":
         out.write(render_json(result))
     elif result.zero_sum_profile is None:

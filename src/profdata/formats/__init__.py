@@ -6,6 +6,7 @@ printable text), so a file is read the way the real tool would read it.
 
 from __future__ import annotations
 
+import importlib
 import mmap
 import os
 from collections.abc import Callable
@@ -24,7 +25,10 @@ class InstrFormat:
     read: Reader
 
 
+#: every registered format (registration order); :func:`instr_formats` gives detection order
 _REGISTRY: list[InstrFormat] = []
+#: the format modules in llvm-profdata's detection order; each registers itself on import
+_DETECTION_ORDER = ("indexed", "raw", "text")
 
 
 def register(fmt: InstrFormat) -> InstrFormat:
@@ -32,24 +36,21 @@ def register(fmt: InstrFormat) -> InstrFormat:
     return fmt
 
 
+def _format(name: str) -> InstrFormat:
+    """The format of module ``name``, imported on first use: detecting an indexed
+    profile need not load the text format's parser."""
+    importlib.import_module(f"profdata.formats.{name}")
+    return next(fmt for fmt in _REGISTRY if fmt.name == name)
+
+
 def instr_formats() -> tuple[InstrFormat, ...]:
-    _load()
-    return tuple(_REGISTRY)
-
-
-_loaded = False
-
-
-def _load() -> None:
-    """Import the format modules once; each registers itself in detection order."""
-    global _loaded
-    if not _loaded:
-        _loaded = True
-        from profdata.formats import indexed, raw, text  # noqa: F401
+    """Every format, in detection order whatever order their modules were imported in."""
+    return tuple(_format(name) for name in _DETECTION_ORDER)
 
 
 def detect(prefix: bytes, path: str | None = None) -> InstrFormat:
-    for fmt in instr_formats():
+    for name in _DETECTION_ORDER:
+        fmt = _format(name)
         if fmt.sniff(prefix):
             return fmt
     raise UnrecognizedFormatError(

@@ -38,6 +38,10 @@ _ITEM_HEADER = struct.Struct("<QQQ")  # KeyHash, KeyLength, DataLength
 _BUCKET_COUNT_SIZE = _U16.size
 _ITEM_HEADER_SIZE = _ITEM_HEADER.size
 _TABLE_HEADER_SIZE = 16  # NumBuckets, NumEntries
+_NO_INDEX = np.zeros(0, dtype=np.int64)
+
+
+Ints = npt.NDArray[np.int64]
 
 
 class ItemRef(NamedTuple):
@@ -48,6 +52,56 @@ class ItemRef(NamedTuple):
     key_length: int
     data_offset: int
     data_length: int
+
+
+class ItemArrays(NamedTuple):
+    """Every item of the payload, in payload order, as parallel arrays (see ``item_arrays``)."""
+
+    key_hash: npt.NDArray[np.uint64]
+    key_offset: Ints
+    key_length: Ints
+    data_offset: Ints
+    data_length: Ints
+
+
+class FileWords:
+    """Little-endian u64 reads at any byte offsets of a buffer, many at once.
+
+    Items follow a 2-byte bucket count and keys of any length, so their fields
+    are rarely 8-aligned; each read combines the two aligned words it straddles.
+    Reads must end inside the buffer's whole words (every indexed profile's
+    size is a multiple of 8); :meth:`covers` tells.
+    """
+
+    __slots__ = ("bytes", "size", "words")
+
+    def __init__(self, data: memoryview) -> None:
+        self.bytes = np.frombuffer(data, dtype=np.uint8)
+        self.words = np.frombuffer(data, dtype="<u8", count=len(data) // 8)
+        self.size = 8 * len(self.words)
+
+    def covers(self, positions: Ints, nbytes: int) -> bool:
+        """Whether ``nbytes`` read at every position stay inside the whole words."""
+        return not len(positions) or (
+            int(positions.min()) >= 0 and int(positions.max()) <= self.size - nbytes
+        )
+
+    def u64(self, positions: Ints, count: int = 1) -> npt.NDArray[np.uint64]:
+        """``count`` consecutive u64 at each position: shape (len(positions), count)."""
+        index = positions >> 3
+        low = ((positions & 7) * 8).astype(np.uint64)
+        high = np.uint64(63) - low
+        last = len(self.words) - 1
+        out = np.empty((len(positions), count), dtype=np.uint64)
+        word = self.words[index]
+        for k in range(count):
+            after = self.words[np.minimum(index + (k + 1), last)]
+            out[:, k] = (word >> low) | ((after << np.uint64(1)) << high)
+            word = after
+        return out
+
+
+_NO_ITEMS = ItemArrays(np.zeros(0, dtype=np.uint64), _NO_INDEX, _NO_INDEX, _NO_INDEX, _NO_INDEX)
 
 
 class OnDiskHashTable:
@@ -206,6 +260,67 @@ class OnDiskHashTable:
             yield ItemRef(key_hash, key_offset, key_length, data_offset, data_length)
             pos = data_offset + data_length
             left_in_bucket -= 1
+
+    def item_arrays(self, words: FileWords | None = None) -> ItemArrays | None:
+        """What :meth:`items` yields, read bucket by bucket with numpy instead of item by item.
+
+        The bucket offsets give every bucket's start, so the k-th items of all
+        buckets are read at once.  That finds the same items as LLVM's walk
+        from the payload start only if the buckets tile the payload, in offset
+        order, with NumEntries items in all; anything else (or an item that
+        runs past the payload) gives None, and :meth:`items` walks and fails
+        where LLVM's walk would.
+        """
+        words = words or FileWords(self._data)
+        count = self.num_entries
+        starts = np.sort(self._bucket_offsets[self._bucket_offsets != 0])
+        if not len(starts):
+            return _NO_ITEMS if count == 0 else None
+        end = self.payload_end
+        if (
+            int(starts[0]) != self.payload_offset
+            or int(starts[-1]) > end - _BUCKET_COUNT_SIZE
+            or bool(np.any(starts[1:] == starts[:-1]))
+        ):
+            return None
+        bucket_at = starts.astype(np.int64)
+        raw = words.bytes
+        per_bucket = raw[bucket_at].astype(np.int64) | (raw[bucket_at + 1].astype(np.int64) << 8)
+        if int(per_bucket.sum()) != count or not per_bucket.all():
+            return None
+        key_hash = np.empty(count, dtype=np.uint64)
+        key_length = np.empty(count, dtype=np.int64)
+        data_length = np.empty(count, dtype=np.int64)
+        key_offset = np.empty(count, dtype=np.int64)
+        slot = np.cumsum(per_bucket) - per_bucket  # each bucket's first item
+        pos = bucket_at + _BUCKET_COUNT_SIZE
+        live = np.arange(len(bucket_at))
+        for k in range(int(per_bucket.max())):
+            if k:
+                more = per_bucket[live] > k
+                live, pos = live[more], pos[more]
+            if int(pos.max()) > end - _ITEM_HEADER_SIZE or not words.covers(pos, 24):
+                return None
+            header = words.u64(pos, 3)
+            keys_at = pos + _ITEM_HEADER_SIZE
+            room = (end - keys_at).astype(np.uint64)
+            if bool(np.any(header[:, 1] > room)) or bool(
+                np.any(header[:, 2] > room - header[:, 1])
+            ):
+                return None
+            at = slot[live] + k
+            key_hash[at] = header[:, 0]
+            key_length[at] = header[:, 1]
+            data_length[at] = header[:, 2]
+            key_offset[at] = keys_at
+            pos = keys_at + header[:, 1].astype(np.int64) + header[:, 2].astype(np.int64)
+            if k == 0:
+                bucket_end = pos.copy()
+            else:
+                bucket_end[live] = pos
+        if bool(np.any(bucket_end[:-1] != bucket_at[1:])):
+            return None
+        return ItemArrays(key_hash, key_offset, key_length, key_offset + key_length, data_length)
 
     @property
     def data(self) -> memoryview:

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator, Sequence
+from hashlib import md5
 from typing import NamedTuple, NoReturn, overload
 
 import numpy as np
@@ -38,7 +39,8 @@ from profdata.errors import (
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
 from profdata.formats._names import read_name_chunks
-from profdata.formats._onhash import ItemRef, OnDiskHashTable
+from profdata.formats._onhash import FileWords, ItemArrays, ItemRef, OnDiskHashTable
+from profdata.formats.indexed_columns import BulkRecords, decode_bulk, item_names
 from profdata.formats.indexed_layout import (
     FIRST_VERSION,
     HASH_TYPE_MD5,
@@ -49,7 +51,14 @@ from profdata.formats.indexed_layout import (
     IndexedLayout,
     layout,
 )
-from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, ValueData, ValueSite
+from profdata.model.instr import (
+    InstrProfile,
+    InstrRecord,
+    RecordColumns,
+    TemporalTrace,
+    ValueSite,
+    value_sites_of,
+)
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import (
     ENCODING,
@@ -75,6 +84,7 @@ _U32X2 = struct.Struct("<II")
 _COUNT_DTYPE = np.dtype("<u8")
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint64)
 _NO_VALUE_DATA = 8  # ValueProfData{TotalSize 8, NumValueKinds 0} read as one u64
+_VALUE_KINDS = tuple(ValueKind)  # by number
 
 
 def truncated_header_error(layout: IndexedLayout) -> type[FormatError]:
@@ -194,7 +204,7 @@ class RecordDecoder:
                 if end - pos >= 8 and unpack_u64(data, pos)[0] == _NO_VALUE_DATA:
                     pos += 8
                 else:
-                    pos = self._value_prof(name, pos, end, sites)
+                    pos = self.value_sites(name, pos, end, sites)
             records.append(InstrRecord(name, func_hash, counts, bitmap, sites))
         return records
 
@@ -232,7 +242,7 @@ class RecordDecoder:
             n += 1
         return n
 
-    def _value_prof(
+    def value_sites(
         self, name: str, pos: int, end: int, sites: dict[ValueKind, list[ValueSite]]
     ) -> int:
         """Decode one ``ValueProfData`` into ``sites``; returns the position after it.
@@ -291,15 +301,10 @@ class RecordDecoder:
                     "value_prof_record.site_count_array",
                     f"<= {(vend - p - header) // 16} values", str(num_values),
                 )  # fmt: skip
-            flat = np.frombuffer(data, dtype="<u8", count=2 * num_values, offset=p + header)
-            pairs = flat.tolist()
-            kind_sites = sites.setdefault(ValueKind(kind), [])
-            i = 0
-            for n in site_counts:
-                kind_sites.append(
-                    [ValueData(pairs[j], pairs[j + 1]) for j in range(i, i + 2 * n, 2)]
-                )
-                i += 2 * n
+            words = iter(struct.unpack_from(f"<{2 * num_values}Q", data, p + header))
+            sites.setdefault(_VALUE_KINDS[kind], []).extend(
+                value_sites_of(zip(words, words), site_counts)
+            )
             p += header + 16 * num_values
         return vend
 
@@ -307,6 +312,14 @@ class RecordDecoder:
 # --------------------------------------------------------------------------
 # The lazy record sequence and the profile
 # --------------------------------------------------------------------------
+class ItemListing(NamedTuple):
+    """The hash table's items read in bulk, with their names."""
+
+    words: FileWords
+    items: ItemArrays
+    names: list[str]
+
+
 class IndexedRecords(Sequence[InstrRecord]):
     """Records in hash-table payload order, decoded on demand.
 
@@ -324,8 +337,36 @@ class IndexedRecords(Sequence[InstrRecord]):
         self._items: list[tuple[str, ItemRef]] | None = None
         self._starts: np.ndarray | None = None  # cumulative record counts per item
         self._cached: tuple[int, list[InstrRecord]] | None = None
+        self._listing: ItemListing | bool | None = False  # False: not looked at yet
+        self._bulk: BulkRecords | bool | None = False
+
+    def listing(self) -> ItemListing | None:
+        """Every item and its name, read with numpy (None: the payload must be walked)."""
+        if self._listing is False:
+            words = FileWords(self._table.data)
+            items = self._table.item_arrays(words)
+            self._listing = None if items is None else ItemListing(words, items, item_names(words, items))
+        return self._listing or None
+
+    def bulk(self) -> BulkRecords | None:
+        """All records decoded with numpy (None: decode item by item, which finds the error)."""
+        if self._bulk is False:
+            listing = self.listing()
+            self._bulk = None
+            if listing is not None:
+                self._bulk = decode_bulk(
+                    self._table.data, listing.words, listing.items, listing.names,
+                    self._decoder.layout,
+                )  # fmt: skip
+        return self._bulk or None
 
     def __iter__(self) -> Iterator[InstrRecord]:
+        bulk = self.bulk()
+        if bulk is not None:
+            return iter(bulk.records(self._decoder.value_sites))
+        return self._stream()
+
+    def _stream(self) -> Iterator[InstrRecord]:
         decode = self._decoder.decode
         if self._items is not None:
             for name, item in self._items:
@@ -335,6 +376,19 @@ class IndexedRecords(Sequence[InstrRecord]):
             yield from decode(name, item)
 
     def _named_items(self) -> Iterator[tuple[str, ItemRef]]:
+        listing = self.listing()
+        if listing is not None:
+            items = listing.items
+            refs = map(
+                ItemRef,
+                items.key_hash.tolist(),
+                items.key_offset.tolist(),
+                items.key_length.tolist(),
+                items.data_offset.tolist(),
+                items.data_length.tolist(),
+            )
+            yield from zip(listing.names, refs, strict=True)
+            return
         table = self._table
         data = table.data
         for item in table.items():
@@ -342,6 +396,11 @@ class IndexedRecords(Sequence[InstrRecord]):
             yield str(key, ENCODING, ERRORS), item
 
     def _index(self) -> tuple[list[tuple[str, ItemRef]], np.ndarray]:
+        bulk = self.bulk()
+        if (self._items is None or self._starts is None) and bulk is not None:
+            self._items = list(self._named_items())
+            per_item = np.bincount(bulk.item_of, minlength=len(self._items))
+            self._starts = np.concatenate([np.zeros(1, dtype=np.int64), np.cumsum(per_item)])
         if self._items is None or self._starts is None:
             count = self._decoder.count
             items: list[tuple[str, ItemRef]] = []
@@ -405,9 +464,10 @@ class IndexedProfile(InstrProfile):
         vtable_names: list[str],
         memprof_range: tuple[int, int] | None,
     ) -> None:
+        self._indexed = IndexedRecords(table, decoder)
         super().__init__(
             kind=ProfileKind.from_version_word(header.version),
-            records=IndexedRecords(table, decoder),
+            records=self._indexed,
             format="indexed",
             version=layout.version,
             binary_ids=binary_ids,
@@ -416,6 +476,7 @@ class IndexedProfile(InstrProfile):
             vtable_names=vtable_names,
         )
         self._symbols: dict[int, str] | None = None
+        self._columns: RecordColumns | None = None
         self.header = header
         self.layout = layout
         self.table = table
@@ -424,14 +485,36 @@ class IndexedProfile(InstrProfile):
         self.cs_summary = cs_summary
         self.memprof_range = memprof_range
 
+    def columns(self) -> RecordColumns:
+        """All records as columns, decoded in bulk (:mod:`~profdata.formats.indexed_columns`).
+
+        A payload the bulk decoder cannot vouch for is decoded item by item,
+        which raises the error LLVM's reader would.
+        """
+        if self._columns is None:
+            bulk = self._indexed.bulk()
+            self._columns = bulk.columns if bulk is not None else RecordColumns.of(self._indexed)
+        return self._columns
+
     @property
     def symbols(self) -> dict[int, str]:
         if self._symbols is None:
             symbols = {md5_hash(name): name for name in self.vtable_names}
-            table = self.table
-            for item in table.items():
-                key = table.key(item)
-                symbols[md5_hash_bytes(key)] = name_str(key)
+            listing = self._indexed.listing()
+            if listing is None:
+                table = self.table
+                for item in table.items():
+                    key = table.key(item)
+                    symbols[md5_hash_bytes(key)] = name_str(key)
+            else:
+                data = self.table.data
+                starts = listing.items.key_offset
+                ends = (starts + listing.items.key_length).tolist()
+                digests = b"".join(
+                    [md5(data[a:b]).digest() for a, b in zip(starts.tolist(), ends, strict=True)]
+                )
+                refs = np.frombuffer(digests, dtype="<u8")[::2].tolist()
+                symbols.update(zip(refs, listing.names, strict=True))
             self._symbols = symbols
         return self._symbols
 

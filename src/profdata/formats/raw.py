@@ -17,8 +17,11 @@ tests, get a reference dump.  Layouts live in :mod:`profdata.formats.raw_layout`
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import NoReturn
+from hashlib import md5
+from itertools import repeat
+from typing import Any, NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -45,17 +48,18 @@ from profdata.formats.raw_layout import (
     raw_layout,
     sections,
 )
+from profdata.formats.raw_values import ValueSites, decode_sites, scan_blobs
 from profdata.formats.raw_write import write
 from profdata.model.instr import (
     Counts,
     InstrProfile,
     InstrRecord,
+    RecordColumns,
     TemporalTrace,
-    ValueData,
-    ValueSite,
+    spans,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hash_bytes, name_bytes
+from profdata.model.names import ENCODING, ERRORS
 
 __all__ = ["read", "sniff", "write"]
 
@@ -63,8 +67,6 @@ _MALFORMED = MalformedError.llvm_message
 _BAD_MAGIC = "invalid instrumentation profile data (bad magic)"  # instrprof_error::bad_magic
 _IPVK_LAST = int(max(ValueKind))
 _MAX_U64 = 0xFFFFFFFFFFFFFFFF
-
-ValueSites = dict[ValueKind, list[ValueSite]]
 
 
 def sniff(prefix: bytes) -> bool:
@@ -101,7 +103,9 @@ class _RawPart:
 
     header: RawHeader
     header_size: int
-    records: list[InstrRecord]
+    columns: RecordColumns
+    #: builds the part's records (value sites decoded, bitmaps copied) when first asked for
+    build_records: Callable[[], list[InstrRecord]]
     binary_ids: list[bytes]
     names: dict[int, str]  # NameRef -> function name
     vtable_names: dict[int, str]
@@ -109,18 +113,53 @@ class _RawPart:
     end: int
 
 
-def _assemble(parts: list[_RawPart]) -> InstrProfile:
-    records: list[InstrRecord] = []
+class RawProfile(InstrProfile):
+    """A raw profile whose :class:`InstrRecord` objects are built on first use.
+
+    The reader checks everything up front (LLVM fails before printing
+    anything), but ``show`` only needs the :class:`RecordColumns`, which come
+    straight from the data and counter sections; decoding value sites and
+    building 100k records is left to whoever iterates ``records``.
+    """
+
+    def __init__(
+        self,
+        *,
+        columns: RecordColumns,
+        build_records: Callable[[], list[InstrRecord]],
+        **fields: Any,
+    ) -> None:
+        super().__init__(records=[], **fields)
+        self._columns = columns
+        self._build_records: Callable[[], list[InstrRecord]] | None = build_records
+
+    @property  # type: ignore[override]
+    def records(self) -> Sequence[InstrRecord]:
+        if self._build_records is not None:
+            self._records = self._build_records()
+            self._build_records = None
+        return self._records
+
+    @records.setter
+    def records(self, value: Sequence[InstrRecord]) -> None:
+        self._records = value
+        self._build_records = None
+
+    def columns(self) -> RecordColumns:
+        return self._columns
+
+
+def _assemble(parts: list[_RawPart]) -> RawProfile:
     binary_ids: list[bytes] = []
     symbols: dict[int, str] = {}
     vtable_names: dict[str, None] = {}
     timestamps: list[tuple[int, int]] = []
     for part in parts:
-        records.extend(part.records)
         binary_ids.extend(part.binary_ids)
         for table in (part.names, part.vtable_names):
-            for ref, name in table.items():
-                symbols.setdefault(ref, name)
+            if symbols:
+                table = {ref: name for ref, name in table.items() if ref not in symbols}
+            symbols.update(table)
         vtable_names.update(dict.fromkeys(part.vtable_names.values()))
         timestamps.extend(part.timestamps)
     traces: list[TemporalTrace] = []
@@ -128,9 +167,23 @@ def _assemble(parts: list[_RawPart]) -> InstrProfile:
         timestamps.sort()
         traces.append(TemporalTrace(1, tuple(ref for _, ref in timestamps)))
     first = parts[0].header
-    return InstrProfile(
+    if len(parts) == 1:
+        columns = parts[0].columns
+    else:
+        columns = RecordColumns(
+            [name for part in parts for name in part.columns.names],
+            np.concatenate([part.columns.hashes for part in parts]),
+            np.concatenate([part.columns.counts for part in parts]),
+            np.concatenate([part.columns.lengths for part in parts]),
+        )
+
+    def build_records() -> list[InstrRecord]:
+        return [record for part in parts for record in part.build_records()]
+
+    return RawProfile(
+        columns=columns,
+        build_records=build_records,
         kind=first.kind,
-        records=records,
         format="raw",
         version=first.raw_version,
         binary_ids=binary_ids,
@@ -398,9 +451,16 @@ class _ProfileReader:
                 at=region.start,
                 llvm_message=f"{_MALFORMED}: symbol name is empty",
             )
-        table: dict[int, str] = {}
-        for name in names:
-            table.setdefault(md5_hash_bytes(name_bytes(name)), name)
+        if not names:
+            return {}
+        encoded = "\x01".join(names).encode(ENCODING, ERRORS).split(b"\x01")
+        digests = b"".join([md5(name).digest() for name in encoded])
+        refs = np.frombuffer(digests, dtype="<u8")[::2].tolist()
+        table = dict(zip(refs, names, strict=True))
+        if len(table) < len(names):  # a hash repeats: the first of its names wins
+            table = {}
+            for ref, name in zip(refs, names, strict=True):
+                table.setdefault(ref, name)
         return table
 
     def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
@@ -416,15 +476,17 @@ class _ProfileReader:
         vtables = self._array(
             self.regions["vtables"], self.layout.vtable_dtype, self.header.num_vtables
         )
-        records, timestamps, end = _RecordReader(self, data, vtables, names).read()
+        reader = _RecordReader(self, data, vtables, names)
+        columns, end = reader.read()
         return _RawPart(
             self.header,
             self.layout.header_size,
-            records,
+            columns,
+            reader.records,
             binary_ids,
             names,
             vtable_names,
-            timestamps,
+            reader.timestamps(),
             end,
         )
 
@@ -567,8 +629,12 @@ class _RecordReader:
         )  # fmt: skip
 
     # -- value data ----------------------------------------------------------
-    def _value_blob(self, pos: int, index: int) -> tuple[ValueSites, int]:
-        """One ``ValueProfData`` (``getValueProfData`` + ``checkIntegrity`` + ``deserializeTo``)."""
+    def _check_value_blob(self, pos: int, index: int) -> int:
+        """Check one ``ValueProfData`` as ``getValueProfData`` + ``checkIntegrity`` do; its end.
+
+        The located error of a bad blob comes from here; :mod:`raw_values`
+        finds the bad blobs and decodes the good ones in bulk.
+        """
         cur = self.cur
         fld = f"value_data[{index}]"
         left = cur.end - pos
@@ -607,7 +673,6 @@ class _RecordReader:
             )  # fmt: skip
         end = pos + total
         rec = pos + 8
-        kinds: list[tuple[int, list[int], int, int]] = []
         for k in range(num_kinds):
             kfld = f"{fld}.records[{k}]"
             if rec + 8 > end:
@@ -620,29 +685,12 @@ class _RecordReader:
                 )  # fmt: skip
             if rec + 8 + num_sites > end:
                 self._overrun(index, f"{kfld}.site_count_array", rec + 8, end)
-            site_counts = list(cur.data[rec + 8 : rec + 8 + num_sites])
             head = 8 + num_sites + pad8(8 + num_sites)
-            num_values = sum(site_counts)
+            num_values = sum(cur.data[rec + 8 : rec + 8 + num_sites])
             if rec + head + 16 * num_values > end:
                 self._overrun(index, f"{kfld}.value_data", rec + head, end)
-            kinds.append((kind, site_counts, rec + head, num_values))
             rec += head + 16 * num_values
-        sites: ValueSites = {}
-        for kind, site_counts, at, num_values in kinds:
-            pairs = np.frombuffer(cur.data, dtype=self.pair_dtype, count=num_values, offset=at)
-            values = self.addresses.translate(kind, pairs["value"].astype(np.uint64)).tolist()
-            counts = pairs["count"].tolist()
-            kind_sites = sites.setdefault(ValueKind(kind), [])
-            i = 0
-            for n in site_counts:
-                kind_sites.append(
-                    [
-                        ValueData(v, c)
-                        for v, c in zip(values[i : i + n], counts[i : i + n], strict=True)
-                    ]
-                )
-                i += n
-        return sites, end
+        return end
 
     def _overrun(self, index: int, field: str, at: int, end: int) -> NoReturn:
         self._fail_malformed(
@@ -652,32 +700,77 @@ class _RecordReader:
         )  # fmt: skip
 
     # -- records -------------------------------------------------------------
-    def _counts(self) -> list[Counts]:
-        """Counts of every record: views into one array for the whole counters section."""
+    def _scan_value_blobs(self, rows: list[int]) -> int:
+        """Check the value data of ``rows`` as LLVM reads it; where it ends.
+
+        Each blob's size says where the next one starts, so only that chain
+        is followed in Python; :func:`~profdata.formats.raw_values.scan_blobs`
+        reads the blobs' insides with numpy, and the first bad blob is handed
+        to :meth:`_check_value_blob` for its located error.  The sites are
+        decoded only when records are built (:meth:`records`).
+        """
+        cur = self.cur
+        data, size = cur.data, cur.end
+        unpack = struct.Struct(f"{cur.order}I").unpack_from
+        starts: list[int] = []
+        pos = self.value_start
+        broken = None  # the first blob whose size is already wrong
+        for index in rows:
+            if size - pos < 8:
+                broken = index
+                break
+            (total,) = unpack(data, pos)
+            if total < 8 or total % 8 or total > size - pos:
+                broken = index
+                break
+            starts.append(pos)
+            pos += total
+        self.blob_rows = rows[: len(starts)]
+        self.blobs = scan_blobs(cur, np.array(starts, dtype=np.int64))
+        for bad in self.blobs.bad.tolist():
+            self._check_value_blob(starts[bad], self.blob_rows[bad])
+        if broken is not None:
+            self._check_value_blob(pos, broken)
+        return pos
+
+    def _counter_columns(self) -> tuple[Counts, npt.NDArray[np.int64]]:
+        """Counters of every record, concatenated, and how many each record has.
+
+        Records usually own consecutive counters, so the result is a view of
+        the counters section itself.
+        """
         cur, region = self.cur, self.counters
         skip = (8 // self.width) if self.temporal else 0
-        offsets = self.offsets.tolist()
-        nums = self.num_counters.tolist()
+        lengths = np.maximum(self.num_counters - skip, 0)
         if not region.size:
-            return [np.zeros(0, dtype=np.uint64) for _ in nums]
+            return np.zeros(0, dtype=np.uint64), np.zeros(len(lengths), dtype=np.int64)
         if self.width == 1:
             raw = np.frombuffer(cur.data, dtype=np.uint8, count=region.size, offset=region.start)
-            covered = (raw == 0).astype(np.uint64)  # single-byte coverage: 0 means executed
-            return [covered[o + skip : o + n] for o, n in zip(offsets, nums, strict=True)]
-        if not (self.offsets % 8).any():
-            words = np.frombuffer(
+            section = (raw == 0).astype(np.uint64)  # single-byte coverage: 0 means executed
+            starts = self.offsets + skip
+        elif not (self.offsets % 8).any():
+            section = np.frombuffer(
                 cur.data, dtype=self.layout.word_dtype, count=region.size // 8, offset=region.start
             ).astype(np.uint64, copy=False)
-            return [words[o // 8 + skip : o // 8 + n] for o, n in zip(offsets, nums, strict=True)]
-        return [
-            np.frombuffer(
-                cur.data, dtype=self.layout.word_dtype, count=n - skip,
-                offset=region.start + o + 8 * skip,
-            ).astype(np.uint64, copy=False)
-            for o, n in zip(offsets, nums, strict=True)
-        ]  # fmt: skip
+            starts = self.offsets // 8 + skip
+        else:
+            counts = [
+                np.frombuffer(
+                    cur.data, dtype=self.layout.word_dtype, count=max(n - skip, 0),
+                    offset=region.start + o + 8 * skip,
+                ).astype(np.uint64, copy=False)
+                for o, n in zip(self.offsets.tolist(), self.num_counters.tolist(), strict=True)
+            ]  # fmt: skip
+            return np.concatenate(counts) if counts else np.zeros(0, np.uint64), lengths
+        total = int(lengths.sum())
+        if not len(starts) or (
+            bool(np.all(starts[1:] == starts[:-1] + lengths[:-1]))
+        ):
+            first = int(starts[0]) if len(starts) else 0
+            return section[first : first + total], lengths
+        return section[spans(starts, lengths)], lengths
 
-    def _timestamps(self) -> list[tuple[int, int]]:
+    def timestamps(self) -> list[tuple[int, int]]:
         """(timestamp, NameRef) of every called function of a temporal profile."""
         if not self.temporal or not len(self.data):
             return []
@@ -692,30 +785,46 @@ class _RecordReader:
         refs = self.data["name_ref"][called].tolist()
         return list(zip(stamps[called].tolist(), refs, strict=True))
 
-    def read(self) -> tuple[list[InstrRecord], list[tuple[int, int]], int]:
+    def read(self) -> tuple[RecordColumns, int]:
+        """Check the records as ``RawInstrProfReader`` does; their columns, and the data end."""
         count = len(self.data)
         stop = self._first_bad_record()
         has_values = np.flatnonzero((self.data["num_value_sites"] != 0).any(axis=1))
-        blobs: dict[int, ValueSites] = {}
-        pos = self.value_start
-        for index in has_values[has_values < stop].tolist():
-            blobs[index], pos = self._value_blob(pos, index)
+        end = self._scan_value_blobs(has_values[has_values < stop].tolist())
         if stop < count:
             self._fail_record(stop)
+        counts, lengths = self._counter_columns()
+        names = self.names
+        columns = RecordColumns(
+            list(map(names.get, self.data["name_ref"].tolist(), repeat(""))),
+            self.data["func_hash"].astype(np.uint64),
+            counts,
+            lengths,
+        )
+        self.columns = columns
+        return columns, end
+
+    def records(self) -> list[InstrRecord]:
+        """The records of :meth:`read`'s columns, value sites and bitmaps decoded."""
+        columns = self.columns
+        count = len(columns)
         bitmaps = [b""] * count
         for index in np.flatnonzero(self.num_bitmap).tolist():
             start = self.bitmap.start + int(self.boffsets[index])
             bitmaps[index] = bytes(self.cur.data[start : start + int(self.num_bitmap[index])])
-        refs = self.data["name_ref"].tolist()
-        hashes = self.data["func_hash"].tolist()
-        names = self.names
-        records = [
-            InstrRecord(names.get(ref, ""), fhash, counts, bitmap, blobs.get(i) or {})
-            for i, (ref, fhash, counts, bitmap) in enumerate(
-                zip(refs, hashes, self._counts(), bitmaps, strict=True)
+        sites: list[ValueSites] = [{}] * count
+        decoded = decode_sites(self.cur, self.blobs, len(self.blob_rows), self.addresses.translate)
+        for index, blob_sites in zip(self.blob_rows, decoded, strict=True):
+            sites[index] = blob_sites
+        counts = columns.counts
+        ends = (columns.starts + columns.lengths).tolist()
+        return [
+            InstrRecord(name, fhash, counts[start:end], bitmap, site)
+            for name, fhash, start, end, bitmap, site in zip(
+                columns.names, columns.hashes.tolist(), columns.starts.tolist(), ends,
+                bitmaps, sites, strict=True,
             )
-        ]
-        return records, self._timestamps(), pos
+        ]  # fmt: skip
 
 
 register(InstrFormat("raw", sniff, read))

@@ -18,6 +18,8 @@ from collections.abc import Iterable
 from profdata.errors import (
     FormatError,
     MalformedError,
+    SampleMalformedError,
+    SampleTruncatedError,
     TruncatedError,
     UnsupportedVersionError,
 )
@@ -86,7 +88,7 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
     while True:
         if pos >= end:
             cur.fail(
-                TruncatedError, f"{field} (ULEB128) runs past the end of the data",
+                SampleTruncatedError, f"{field} (ULEB128) runs past the end of the data",
                 field=field, at=start, llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
         byte = data[pos]
@@ -100,7 +102,7 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
             break
     if value >> bits:
         cur.fail(
-            MalformedError, f"{field} does not fit in {bits} bits",
+            SampleMalformedError, f"{field} does not fit in {bits} bits",
             field=field, at=start, expected=f"< 2**{bits}", found=str(value),
             llvm_message=MSG_MALFORMED,
         )  # fmt: skip
@@ -114,7 +116,7 @@ def read_string(cur: ByteReader, field: str) -> str:
     nul = bytes(cur.data[start : cur.end]).find(b"\0")
     if nul < 0:
         cur.fail(
-            TruncatedError, f"{field} has no terminating NUL before the end of the data",
+            SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
             field=field, llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
     cur.pos = start + nul + 1
@@ -150,7 +152,7 @@ def read_summary(cur: ByteReader) -> ProfileSummary:
     num_entries = read_number(cur, "num_summary_entries")
     if num_entries > cur.remaining // 3:
         cur.fail(
-            TruncatedError, "the summary promises more entries than bytes remain",
+            SampleTruncatedError, "the summary promises more entries than bytes remain",
             field="num_summary_entries", expected=f"<= {cur.remaining // 3}",
             found=str(num_entries), llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
@@ -176,7 +178,7 @@ def read_name_table(cur: ByteReader) -> list[str]:
     size = read_number(cur, "num_names")
     if size > cur.remaining:
         cur.fail(
-            TruncatedError, "the name table promises more names than bytes remain",
+            SampleTruncatedError, "the name table promises more names than bytes remain",
             field="num_names", expected=f"<= {cur.remaining}", found=str(size),
             llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
@@ -204,16 +206,11 @@ def read_body(cur: ByteReader, fs: FunctionSamples, names: list[str], release: R
         at = cur.pos
         offset = read_number(cur, "line_offset")
         if offset > 0xFFFF:
-            detail = "a body line offset must fit in 16 bits"
             if not release.sample_binary_illegal_offset_error:
-                detail += " (this release's reader silently stops reading the function)"
+                return  # LLVM <= 19 returns "success" here, mid-record, and reads on from there
             cur.fail(
-                MalformedError, detail, field="line_offset", at=at,
-                expected="<= 65535", found=str(offset),
-                llvm_message=(
-                    MSG_ILLEGAL_OFFSET if release.sample_binary_illegal_offset_error
-                    else MSG_MALFORMED
-                ),
+                MalformedError, "a body line offset must fit in 16 bits", field="line_offset",
+                at=at, expected="<= 65535", found=str(offset), llvm_message=MSG_ILLEGAL_OFFSET,
             )  # fmt: skip
         disc = read_number(cur, "discriminator") & U32
         samples = read_number(cur, "samples")

@@ -9,9 +9,11 @@ overlap) works on one model whatever the input was.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from functools import partial
+from itertools import islice
+from typing import NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -33,6 +35,19 @@ class ValueData(NamedTuple):
 
 
 ValueSite = list[ValueData]
+
+#: ``ValueData((value, count))`` without the Python-level ``__new__`` of a NamedTuple
+_new_value_data = cast(Callable[[tuple[int, int]], ValueData], partial(tuple.__new__, ValueData))
+
+
+def value_sites_of(pairs: Iterable[tuple[int, int]], site_lengths: Iterable[int]) -> list[ValueSite]:
+    """Sites of ``site_lengths[i]`` consecutive (value, count) pairs each.
+
+    Readers build one :class:`ValueData` per profiled value, millions for a
+    large profile, so this stays in C-level iteration.
+    """
+    pending = iter(pairs)
+    return [list(map(_new_value_data, islice(pending, n))) for n in site_lengths]
 
 
 @dataclass(eq=False, slots=True)
@@ -83,6 +98,19 @@ class InstrRecord:
 
     def max_count(self) -> int:
         return int(self.counts.max()) if len(self.counts) else 0
+
+
+def spans(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
+    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])`` without a loop.
+
+    The index of every element of many runs at once: the counters of chosen
+    records, the bytes of names scattered through a file.
+    """
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.int64)
+    firsts = np.cumsum(lengths) - lengths
+    return np.repeat(starts - firsts, lengths) + np.arange(total, dtype=np.int64)
 
 
 @dataclass(eq=False)

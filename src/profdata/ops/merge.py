@@ -17,16 +17,17 @@ happen) and in the result.  Release differences come from
 
 from __future__ import annotations
 
-import os
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from enum import Enum
 
+import numpy as np
+
+from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
-from profdata.formats import instr_formats, open_instr, read_instr_bytes
+from profdata.formats import open_instr, read_instr_bytes
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
@@ -111,7 +112,7 @@ DiagnosticSink = Callable[[Diagnostic], None]
 class InstrProfWriter:
     """The merged state of one LLVM writer context (``InstrProfWriter``)."""
 
-    release: Release
+    release: Release = field(default_factory=releases.release)
     traces: TraceReservoir = field(default_factory=TraceReservoir)
     #: variant flags; ``ProfileKind(0)`` with ``frontend`` False is LLVM's ``Unknown``
     kind: ProfileKind = ProfileKind.FRONTEND
@@ -119,7 +120,8 @@ class InstrProfWriter:
     frontend: bool = False
     functions: dict[str, dict[int, InstrRecord]] = field(default_factory=dict)
     binary_ids: list[bytes] = field(default_factory=list)
-    vtable_names: dict[str, None] = field(default_factory=dict)
+    #: vtable names in insertion order, repeats allowed (the output keeps the first of each)
+    vtable_names: list[str] = field(default_factory=list)
 
     def add_record(
         self, record: InstrRecord, weight: int = 1, name: str | None = None
@@ -149,6 +151,9 @@ class InstrProfWriter:
             by_hash = self.functions.get(name)
             if by_hash is None:
                 by_hash = self.functions[name] = {}
+            if rec.hash >= DENSEMAP_TOMBSTONE_KEY:
+                _reserved_key(rec, weight, pseudo, warnings[index])
+                continue
             dest = by_hash.get(rec.hash)
             if dest is None:
                 by_hash[rec.hash] = new_record(rec, name, weight, pseudo, warnings[index])
@@ -165,6 +170,35 @@ class InstrProfWriter:
                 merge_record(dest, rec, weight, pseudo, warnings[index])
         self._flush(batch, warnings)
         return warnings
+
+    def add_profile(
+        self, profile: InstrProfile, weight: int = 1, *, keep_vtable_symbols: bool = False
+    ) -> str | None:
+        """Everything ``loadInput`` takes from one read profile; the reason if flags conflict.
+
+        A library shortcut for :func:`merge_instr`'s per-input step, without
+        remapping and with the record problems dropped.
+        """
+        if self.merge_kind(profile.kind, profile.explicit_frontend) is not None:
+            return KIND_CONFLICT
+        self.add_records(profile.records, weight)
+        self._add_extras(profile, weight, keep_vtable_symbols)
+        return None
+
+    def _add_extras(self, profile: InstrProfile, weight: int, keep_vtable_symbols: bool) -> None:
+        """The vtable names (if kept), temporal traces and binary ids of a loaded input."""
+        if keep_vtable_symbols:
+            self.vtable_names.extend(profile.vtable_names)
+        if (
+            self.release.merge_temporal_traces
+            and profile.kind & ProfileKind.TEMPORAL
+            and profile.traces
+        ):
+            traces = profile.traces
+            if profile.format == "raw":  # RawInstrProfReader stamps the input's weight
+                traces = [TemporalTrace(weight, t.function_hashes) for t in traces]
+            self.traces.add_traces(traces, profile.trace_stream_size)
+        self.binary_ids.extend(profile.binary_ids)
 
     @staticmethod
     def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
@@ -250,7 +284,7 @@ class InstrProfWriter:
             binary_ids=list(self.binary_ids),
             traces=list(self.traces.traces),
             trace_stream_size=self.traces.stream_size,
-            vtable_names=list(self.vtable_names),
+            vtable_names=list(dict.fromkeys(self.vtable_names)),
             symbols={},
             explicit_frontend=self.frontend,
         )
@@ -258,6 +292,23 @@ class InstrProfWriter:
     def invalid_records(self) -> list[InstrRecord]:
         """Records ``validateRecord`` rejects (LLVM warns after writing, keeps the file)."""
         return [rec for rec in self.records() if has_duplicate_memop_values(rec)]
+
+
+#: ``DenseMapInfo<uint64_t>``'s tombstone and empty keys; FuncHashes LLVM's map cannot hold.
+DENSEMAP_TOMBSTONE_KEY = (1 << 64) - 2
+DENSEMAP_EMPTY_KEY = (1 << 64) - 1
+
+
+def _reserved_key(rec: InstrRecord, weight: int, pseudo: bool, warn: list[WarningKind]) -> None:
+    """A record whose FuncHash is a reserved ``DenseMap`` key is lost, as in LLVM.
+
+    The tombstone key is stored where iteration never looks (silently); the
+    empty key "finds" an empty bucket and merges into a blank record there,
+    which warns like a counter mismatch unless the record has no counters.
+    """
+    if rec.hash == DENSEMAP_EMPTY_KEY:
+        blank = InstrRecord(rec.name, rec.hash, np.zeros(0, dtype=np.uint64))
+        merge_record(blank, rec, weight, pseudo, warn)
 
 
 def _has_data(rec: InstrRecord) -> bool:
@@ -294,7 +345,6 @@ class MergeOptions:
     remapping: Mapping[str, str] = field(default_factory=dict)
     function: str = ""
     no_function: str = ""
-    read_workers: int = 0  # our own reader threads (0: one per CPU); never changes output
 
 
 @dataclass
@@ -355,10 +405,14 @@ def merge_instr(
     """
     reporter = _Reporter(sink)
     release = options.release
+    if not release.merge_reads_stdin:
+        load = _stdin_is_empty(load)
     count = context_count(len(inputs), options.num_threads)
     contexts = [_Context(_new_writer(options)) for _ in range(count)]
-    for index, (entry, loaded) in enumerate(_prefetch(inputs, load, options.read_workers)):
+    for index, entry in enumerate(inputs):
+        loaded = _read(load, entry.path)
         _load_input(contexts[context_of(index, count)], entry, loaded, options, reporter)
+        del loaded
     for dst_index, src_index in merge_schedule(count):
         dst, src = contexts[dst_index], contexts[src_index]
         dst.errors.extend(src.errors)
@@ -384,6 +438,30 @@ def merge_instr(
     if note is not None:
         reporter.emit(note)
     return MergeResult(writer, reporter.diagnostics, len(failures))
+
+
+def _read(load: Loader, path: str) -> InstrProfile | ProfdataError:
+    """One input, or the error that makes it an ``InputFailure``.
+
+    Inputs are read one at a time, each dropped once merged, so memory stays
+    at one input plus the merged state.  (Reading on threads was measured
+    slower: the readers' Python parts hold the GIL.)
+    """
+    try:
+        return load(path)
+    except ProfdataError as exc:
+        return exc
+
+
+def _stdin_is_empty(load: Loader) -> Loader:
+    """LLVM 16+ read nothing for ``-`` and skip it like an empty file."""
+
+    def wrapped(path: str) -> InstrProfile:
+        if path == "-":
+            raise EmptyProfileError("llvm-profdata of this release reads no standard input")
+        return load(path)
+
+    return wrapped
 
 
 def _new_writer(options: MergeOptions) -> InstrProfWriter:
@@ -421,53 +499,4 @@ def _load_input(
             kind = problems[0]
             name = records[index].name if names is None else names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
-    if options.keep_vtable_symbols:
-        writer.vtable_names.update(dict.fromkeys(profile.vtable_names))
-    if (
-        options.release.merge_temporal_traces
-        and profile.kind & ProfileKind.TEMPORAL
-        and profile.traces
-    ):
-        traces = profile.traces
-        if profile.format == "raw":
-            traces = [TemporalTrace(entry.weight, t.function_hashes) for t in traces]
-        writer.traces.add_traces(traces, profile.trace_stream_size)
-    writer.binary_ids.extend(profile.binary_ids)
-
-
-def _prefetch(
-    inputs: Sequence[WeightedFile], load: Loader, workers: int
-) -> Iterator[tuple[WeightedFile, InstrProfile | ProfdataError]]:
-    """Inputs read ahead on a few threads, handed out strictly in input order.
-
-    Only reading overlaps; merging stays sequential, so the result never
-    depends on which read finishes first.  At most ``2 * workers`` profiles
-    are held at once.
-    """
-
-    def read(path: str) -> InstrProfile | ProfdataError:
-        try:
-            return load(path)
-        except ProfdataError as exc:
-            return exc
-
-    workers = workers or os.cpu_count() or 1
-    if workers == 1 or len(inputs) == 1:
-        for entry in inputs:
-            yield entry, read(entry.path)
-        return
-    instr_formats()  # the registry fills itself on first use, which is not thread-safe
-    window = 2 * workers
-    with ThreadPoolExecutor(max_workers=workers) as pool:
-        pending: list[tuple[WeightedFile, Future[InstrProfile | ProfdataError]]] = []
-        queued = iter(inputs)
-        for entry in queued:
-            pending.append((entry, pool.submit(read, entry.path)))
-            if len(pending) >= window:
-                break
-        while pending:
-            entry, future = pending.pop(0)
-            nxt = next(queued, None)
-            if nxt is not None:
-                pending.append((nxt, pool.submit(read, nxt.path)))
-            yield entry, future.result()
+    writer._add_extras(profile, entry.weight, options.keep_vtable_symbols)

@@ -203,7 +203,7 @@ def overlap_instr(
     if program.test.count_sum < 1.0:
         result.zero_sum_profile = test_name
         return result
-    functions = _load_base(base_records, base, base_name, options.release, result.warnings, sink)
+    functions = _load_base(base_records, base_name, options.release, result.warnings, sink)
     matches = _classify(test_records, functions, program, options)
     _score_edges(matches, program)
     result.functions = [m.func for m in matches if m.func is not None]
@@ -212,7 +212,6 @@ def overlap_instr(
 
 def _load_base(
     records: list[InstrRecord],
-    base: InstrProfile,
     name: str,
     release: Release,
     warnings: list[RecordWarning],
@@ -239,7 +238,6 @@ def _load_base(
         seen.add(key)
     functions: dict[str, dict[int, InstrRecord]] = {}
     writer = InstrProfWriter(release)
-    writer.merge_kind(base.kind, base.explicit_frontend)
     pseudo = release.merge_pseudo_counts
     reported: set[WarningKind] = set()
     for rec in records:
@@ -285,48 +283,50 @@ def _classify(
     value sites are scored here too, since they are irregular.
     """
     num_kinds = program.num_kinds
+    kinds = [ValueKind(k) for k in range(num_kinds)]
+    no_values = [0.0] * num_kinds  # shared, read-only: records without value sites
     sums = edge_sums(records).tolist()
     maxima = edge_maxima(records).tolist()
     matches: list[_Match] = []
     for rec, edge_sum, max_count in zip(records, sums, maxima, strict=True):
-        test_sum = CountSum(len(rec.counts), float(edge_sum), _value_sums(rec, num_kinds))
+        values = _value_sums(rec, num_kinds) if rec.value_sites else no_values
+        test_sum = float(edge_sum)
         by_hash = functions.get(rec.name)
         if by_hash is None:
-            program.add_one_unique(test_sum)
+            program.add_one_unique(CountSum(len(rec.counts), test_sum, values))
             continue
-        if test_sum.count_sum < 1.0:
+        if test_sum < 1.0:
             program.overlap.num_entries += 1
             continue
         dest = None if rec.hash == DENSEMAP_EMPTY_KEY else by_hash.get(rec.hash)
-        if dest is None or not _same_shape(dest, rec, num_kinds):
-            program.add_one_mismatch(test_sum)
+        if dest is None or not _same_shape(dest, rec, kinds):
+            program.add_one_mismatch(CountSum(len(rec.counts), test_sum, values))
             continue
         forced = bool(options.function) and options.function in rec.name
         func: OverlapStats | None = None
         if max_count >= (0 if forced else options.value_cutoff):
             func = OverlapStats.new(Level.FUNCTION, num_kinds, rec.name, rec.hash)
-            func.test = test_sum
+            func.test = CountSum(len(rec.counts), test_sum, list(values))
             func.base.value_counts = _value_sums(dest, num_kinds)
         if dest.value_sites and rec.value_sites:
-            for kind in range(num_kinds):
-                for mine, theirs in zip(
-                    dest.sites(ValueKind(kind)), rec.sites(ValueKind(kind)), strict=True
-                ):
-                    _overlap_site(mine, theirs, kind, program, func)
+            for kind in kinds:
+                theirs = rec.value_sites.get(kind)
+                if theirs:
+                    for mine_site, their_site in zip(dest.value_sites[kind], theirs, strict=True):
+                        _overlap_site(mine_site, their_site, kind, program, func)
         program.overlap.num_entries += 1
-        matches.append(_Match(dest, rec, test_sum.count_sum, func))
+        matches.append(_Match(dest, rec, test_sum, func))
     return matches
 
 
-def _same_shape(dest: InstrRecord, other: InstrRecord, num_kinds: int) -> bool:
+def _same_shape(dest: InstrRecord, other: InstrRecord, kinds: list[ValueKind]) -> bool:
     """Same counter count and the same number of sites of every value kind."""
     if len(dest.counts) != len(other.counts):
         return False
-    if not dest.value_sites and not other.value_sites:
+    mine, theirs = dest.value_sites, other.value_sites
+    if not mine and not theirs:
         return True
-    return all(
-        dest.num_sites(ValueKind(k)) == other.num_sites(ValueKind(k)) for k in range(num_kinds)
-    )
+    return all(len(mine.get(k, ())) == len(theirs.get(k, ())) for k in kinds)
 
 
 # -- sums ------------------------------------------------------------------------

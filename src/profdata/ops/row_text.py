@@ -23,6 +23,8 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
+from profdata.model.instr import spans
+
 Mask = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.uint8]
@@ -33,6 +35,8 @@ _POW10 = np.array([10**k for k in range(1, 20)], dtype=np.uint64)
 _DIGIT = np.frombuffer(b"0123456789", dtype=np.uint8)
 _HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _SEPARATOR = np.frombuffer(b", ", dtype=np.uint8)
+#: average piece length above which :meth:`RowText.add_bytes` copies row by row
+_LONG = 64
 _OFFSETS = [np.arange(w, dtype=np.int64) for w in range(21)]
 
 
@@ -72,15 +76,6 @@ def write_decimals(out: Bytes, values: npt.NDArray[np.uint64], ends: Ints, width
             rest = quotient
         digits += np.uint8(48)
         out[(ends[picked] - width)[:, None] + _OFFSETS[width]] = digits
-
-
-def _spans(starts: Ints, lengths: Ints) -> Ints:
-    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])`` without a loop."""
-    total = int(lengths.sum())
-    if not total:
-        return np.zeros(0, dtype=np.int64)
-    firsts = np.cumsum(lengths) - lengths
-    return np.repeat(starts - firsts, lengths) + np.arange(total, dtype=np.int64)
 
 
 def _present(where: Mask | None, rows: int) -> Mask:
@@ -156,7 +151,13 @@ class RowText:
         src_starts, widths = starts[mask], lengths[mask]
 
         def fill(out: Bytes, at: Ints) -> None:
-            out[_spans(at[mask], widths)] = blob[_spans(src_starts, widths)]
+            dest = at[mask]
+            if len(widths) and int(widths.sum()) > _LONG * len(widths):
+                # long pieces (text dumps): a slice copy per row beats an index per byte
+                for d, s, n in zip(dest.tolist(), src_starts.tolist(), widths.tolist(), strict=True):
+                    out[d : d + n] = blob[s : s + n]
+            else:
+                out[spans(dest, widths)] = blob[spans(src_starts, widths)]
 
         row_widths = np.zeros(self.rows, dtype=np.int64)
         row_widths[mask] = widths
@@ -184,7 +185,7 @@ class RowText:
         """Row i's piece is ``repr(values[starts[i] : starts[i] + lengths[i]].tolist())``."""
         mask = _present(where, self.rows)
         listed = lengths[mask]
-        vals = np.asarray(values, dtype=np.uint64)[_spans(starts[mask], listed)]
+        vals = np.asarray(values, dtype=np.uint64)[spans(starts[mask], listed)]
         widths = decimal_widths(vals)
         # an element takes its digits and ", "; the last one's ", " becomes the "]"
         tokens = widths + 2

@@ -405,7 +405,7 @@ def _processed_records(
     profile: InstrProfile, options: ShowOptions, kept: np.ndarray | None
 ) -> list[InstrRecord]:
     """The reader's records that :func:`collect` kept, as ``show`` sees them."""
-    records = list(profile.records)
+    records = list(iter(profile.records))  # no len(): a lazy reader would index itself first
     if options.text and reader_traits(profile).bitmap_carries_over:
         records = _with_carried_bitmaps(records)
     if kept is not None:

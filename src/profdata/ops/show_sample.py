@@ -142,9 +142,7 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
         for loc, record in fs.sorted_body():
             line = f"{inner}{loc}: {record.samples}"
             if record.call_targets:
-                line += ", calls:" + "".join(
-                    f" {n}:{c}" for n, c in record.sorted_call_targets()
-                )
+                line += ", calls:" + "".join(f" {n}:{c}" for n, c in record.sorted_call_targets())
             out.append(line + "\n")
             if loc in types:
                 out.append(inner + _type_counts(loc, types[loc]))
@@ -197,11 +195,17 @@ def _quote(text: str) -> str:
     return "".join(out)
 
 
-JsonValue = int | str | list["JsonValue"] | list[tuple[str, "JsonValue"]]
-
-
-class _Object(list[tuple[str, JsonValue]]):
+class _Object:
     """An ordered JSON object (attribute order matters to match LLVM byte for byte)."""
+
+    def __init__(self, *items: tuple[str, JsonValue]) -> None:
+        self.items: list[tuple[str, JsonValue]] = list(items)
+
+    def add(self, key: str, value: JsonValue) -> None:
+        self.items.append((key, value))
+
+
+JsonValue = int | str | _Object | list["JsonValue"]
 
 
 def _emit(value: JsonValue, indent: int, out: list[str]) -> None:
@@ -211,11 +215,11 @@ def _emit(value: JsonValue, indent: int, out: list[str]) -> None:
     elif isinstance(value, str):
         out.append(_quote(value))
     elif isinstance(value, _Object):
-        if not value:
+        if not value.items:
             out.append("{}")
             return
         out.append("{")
-        for i, (key, item) in enumerate(value):
+        for i, (key, item) in enumerate(value.items):
             out.append(("," if i else "") + "\n" + " " * (indent + 2) + _quote(key) + ": ")
             _emit(item, indent + 2, out)
         out.append("\n" + " " * indent + "}")
@@ -224,46 +228,48 @@ def _emit(value: JsonValue, indent: int, out: list[str]) -> None:
             out.append("[]")
             return
         out.append("[")
-        for i, item in enumerate(value):
+        for i, element in enumerate(value):
             out.append(("," if i else "") + "\n" + " " * (indent + 2))
-            _emit(item, indent + 2, out)
+            _emit(element, indent + 2, out)
         out.append("\n" + " " * indent + "]")
 
 
 def _function_json(fs: FunctionSamples, top_level: bool) -> _Object:
-    obj = _Object([("name", fs.name), ("total", fs.total_samples)])
+    obj = _Object(("name", fs.name), ("total", fs.total_samples))
     if top_level:
-        obj.append(("head", fs.head_samples))
+        obj.add("head", fs.head_samples)
     body: list[JsonValue] = []
     for loc, record in fs.sorted_body():
-        line = _Object([("line", loc.line_offset)])
+        line = _Object(("line", loc.line_offset))
         if loc.discriminator:
-            line.append(("discriminator", loc.discriminator))
-        line.append(("samples", record.samples))
+            line.add("discriminator", loc.discriminator)
+        line.add("samples", record.samples)
         calls: list[JsonValue] = [
-            _Object([("function", n), ("samples", c)]) for n, c in record.sorted_call_targets()
+            _Object(("function", n), ("samples", c)) for n, c in record.sorted_call_targets()
         ]
         if calls:
-            line.append(("calls", calls))
+            line.add("calls", calls)
         body.append(line)
     if body:
-        obj.append(("body", body))
+        obj.add("body", body)
     sites: list[JsonValue] = []
     for loc, callee in fs.sorted_callsites():
-        site = _Object([("line", loc.line_offset)])
+        site = _Object(("line", loc.line_offset))
         if loc.discriminator:
-            site.append(("discriminator", loc.discriminator))
-        site.append(("samples", [_function_json(callee, False)]))
+            site.add("discriminator", loc.discriminator)
+        inlinee: list[JsonValue] = [_function_json(callee, False)]
+        site.add("samples", inlinee)
         sites.append(site)
     if sites:
-        obj.append(("callsites", sites))
+        obj.add("callsites", sites)
     return obj
 
 
 def dump_json(profile: SampleProfile) -> str:
     """``SampleProfileReader::dumpJson`` (LLVM 16+)."""
     out: list[str] = []
-    _emit([_function_json(fs, True) for fs in profile.sorted_profiles()], 0, out)
+    functions: list[JsonValue] = [_function_json(fs, True) for fs in profile.sorted_profiles()]
+    _emit(functions, 0, out)
     out.append("\n")
     return "".join(out)
 

@@ -69,7 +69,7 @@ def render_text_bytes(report: ShowReport) -> bytes:
         )
     if opts.text and report.is_ir:
         out.append(b":ir\n")
-    out.append(_render_items(report))
+    out.extend(_render_items(report))
     if report.summary is not None:
         tail: list[str] = []
         _render_tail(tail, report, report.summary)
@@ -77,12 +77,25 @@ def render_text_bytes(report: ShowReport) -> bytes:
     return b"".join(out)
 
 
-def _render_items(report: ShowReport) -> bytes:
-    """What each contributing record prints, all records at once (see :mod:`row_text`)."""
-    codes, rows = report.item_codes, report.item_rows
-    count = len(rows)
-    if not count:
-        return b""
+#: rows rendered per :class:`RowText`: its temporaries stay small enough to be reused
+#: from one chunk to the next instead of being freshly paged in
+_CHUNK = 4096
+
+
+def _render_items(report: ShowReport) -> list[bytes]:
+    """What each contributing record prints, in chunks of records (see :mod:`row_text`)."""
+    total = len(report.item_rows)
+    blocks = np.flatnonzero(_is_block(report.item_codes))
+    first = int(blocks[0]) if len(blocks) else -1  # "Counters:" goes before it
+    return [
+        _render_chunk(report, lo, min(lo + _CHUNK, total), first)
+        for lo in range(0, total, _CHUNK)
+    ]
+
+
+def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> bytes:
+    codes, rows = report.item_codes[lo:hi], report.item_rows[lo:hi]
+    count = hi - lo
     opts, cols = report.options, report.columns
     is_function = codes == CODE[ItemKind.FUNCTION]
     is_pseudo = codes == CODE[ItemKind.PSEUDO]
@@ -92,10 +105,8 @@ def _render_items(report: ShowReport) -> bytes:
     block = is_function | is_pseudo
     text = RowText(count)
 
-    first_block = np.zeros(count, dtype=bool)
-    if block.any():
-        first_block[int(np.argmax(block))] = True
-    text.add_const(b"Counters:\n", first_block)
+    if lo <= first_block < hi:
+        text.add_const(b"Counters:\n", np.arange(lo, hi) == first_block)
     if is_text.any():
         from profdata.formats.text import format_record  # only --text needs the text writer
 
@@ -163,6 +174,10 @@ def _render_items(report: ShowReport) -> bytes:
         symbols = report.profile.symbols
         text.add_strings([_value_results(r, kinds, symbols) for r in site_records], is_function)
     return text.render()
+
+
+def _is_block(codes: np.ndarray) -> np.ndarray:
+    return (codes == CODE[ItemKind.FUNCTION]) | (codes == CODE[ItemKind.PSEUDO])
 
 
 #: the per-kind site count lines of a function block, in LLVM's order

@@ -1,0 +1,232 @@
+"""Indexed profile records decoded in bulk, as :class:`~profdata.model.instr.RecordColumns`.
+
+:class:`~profdata.formats.indexed.RecordDecoder` turns one hash-table item at
+a time into records, with every check of LLVM's ``InstrProfLookupTrait::ReadData``.
+``show`` needs only the names, hashes and counters of all records, and for
+100k functions the per-item Python work costs more than the real tool's whole
+run.  Here every item is decoded at once: the j-th record of all items in one
+numpy step, the counters of all records gathered into one array.  The checks
+are ``RecordDecoder``'s, vectorized; if any fails, :func:`decode_bulk`
+returns None and the caller decodes item by item, which raises the located
+error of the first bad item, in LLVM's order.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.formats._onhash import FileWords, ItemArrays
+from profdata.formats.indexed_layout import IndexedLayout
+from profdata.model.instr import InstrRecord, RecordColumns, ValueSite, spans
+from profdata.model.kinds import ValueKind
+from profdata.model.names import ENCODING, ERRORS
+
+Ints = npt.NDArray[np.int64]
+#: decodes one record's ValueProfData at a position (item data ending at the end) into sites
+SiteDecoder = Callable[[str, int, int, dict[ValueKind, list[ValueSite]]], object]
+
+_VALUE_KINDS = int(max(ValueKind)) + 1  # IPVK_Last + 1
+_NO_VALUE_DATA = 8  # ValueProfData{TotalSize 8, NumValueKinds 0} read as one u64
+_LOW32 = np.uint64(0xFFFFFFFF)
+_NAME_CHUNK = 8192  # keys gathered per numpy step (bounds the index arrays)
+
+
+def item_names(words: FileWords, items: ItemArrays) -> list[str]:
+    """The items' keys as names (``str`` with surrogate escapes, like ``name_str``)."""
+    raw = words.bytes
+    names: list[str] = []
+    for lo in range(0, len(items.key_offset), _NAME_CHUNK):
+        offsets = items.key_offset[lo : lo + _NAME_CHUNK]
+        lengths = items.key_length[lo : lo + _NAME_CHUNK]
+        blob = raw[spans(offsets, lengths)].tobytes()
+        ends = np.cumsum(lengths).tolist()
+        begins = [0, *ends[:-1]]
+        if blob.isascii():
+            text = blob.decode("ascii")
+            names.extend(text[a:b] for a, b in zip(begins, ends, strict=True))
+        else:
+            names.extend(
+                str(blob[a:b], ENCODING, ERRORS) for a, b in zip(begins, ends, strict=True)
+            )
+    return names
+
+
+def gather_counts(data: memoryview, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
+    """The little-endian u64 runs ``lengths[i]`` words long at byte ``starts[i]``, concatenated.
+
+    Runs sharing a byte alignment are read through one zero-copy view of the
+    file at that alignment.
+    """
+    out = np.empty(int(lengths.sum()), dtype=np.uint64)
+    if not len(out):
+        return out
+    firsts = np.cumsum(lengths) - lengths
+    alignment = starts & 7
+    for shift in np.flatnonzero(np.bincount(alignment, minlength=8)).tolist():
+        picked = np.flatnonzero(alignment == shift)
+        view = np.frombuffer(data, dtype="<u8", offset=shift, count=(len(data) - shift) // 8)
+        runs = lengths[picked]
+        out[spans(firsts[picked], runs)] = view[spans((starts[picked] - shift) >> 3, runs)]
+    return out
+
+
+@dataclass(eq=False)
+class BulkRecords:
+    """Every record of the table, decoded and checked in bulk, in payload order.
+
+    ``columns`` is what ``show`` needs; the rest says where each record's
+    bitmap and value data are, so that :meth:`records` can build the
+    :class:`InstrRecord` objects without walking the payload again.
+    """
+
+    columns: RecordColumns
+    item_of: Ints  # the item each record belongs to
+    counts_at: Ints  # where each record's counters start in the file
+    bitmap_at: Ints
+    num_bitmap: Ints
+    #: where each record's ValueProfData starts; -1 when it has none (or the version none)
+    value_at: Ints
+    item_end: Ints  # the end of each record's item data
+    bitmap_data: memoryview  # the file, which the offsets index
+
+    def records(self, value_sites: SiteDecoder) -> list[InstrRecord]:
+        """The records; like item-by-item decoding, their counters are views of the file."""
+        cols = self.columns
+        count = len(cols)
+        raw = np.frombuffer(self.bitmap_data, dtype=np.uint8)
+        bitmaps = [b""] * count
+        if bool(self.num_bitmap.any()):
+            for i in np.flatnonzero(self.num_bitmap).tolist():
+                at = int(self.bitmap_at[i])
+                words = raw[at : at + 8 * int(self.num_bitmap[i])].view("<u8")
+                bitmaps[i] = words.astype(np.uint8).tobytes()  # LLVM keeps the low byte
+        sites: list[dict[ValueKind, list[ValueSite]]] = [{} for _ in range(count)]
+        names = cols.names
+        for i in np.flatnonzero(self.value_at >= 0).tolist():
+            value_sites(names[i], int(self.value_at[i]), int(self.item_end[i]), sites[i])
+        starts = self.counts_at.tolist()
+        ends = (self.counts_at + 8 * cols.lengths).tolist()
+        views = [raw[a:b].view("<u8") for a, b in zip(starts, ends, strict=True)]
+        return list(map(InstrRecord, names, cols.hashes.tolist(), views, bitmaps, sites))
+
+
+def decode_bulk(
+    data: memoryview, words: FileWords, items: ItemArrays, names: list[str], layout: IndexedLayout
+) -> BulkRecords | None:
+    """All records of ``items`` (named ``names``), or None where ``RecordDecoder`` would fail."""
+    if words.size != len(data):
+        return None
+    begin, size = items.data_offset, items.data_length
+    if bool(np.any(size % 8)):
+        return None
+    end = begin + size
+    steps: list[tuple[Ints, npt.NDArray[np.uint64], Ints, Ints, Ints, Ints, Ints]] = []
+    live = np.flatnonzero(size > 0)
+    if not layout.has_num_counts:
+        if bool(np.any(size == 8)):
+            return None
+        at = begin[live]
+        none = np.full(len(live), -1, dtype=np.int64)
+        steps.append(
+            (live, words.u64(at)[:, 0], at + 8, size[live] // 8 - 1, none, none * 0, none)
+        )
+        live = live[:0]
+    pos = begin[live]
+    while len(live):
+        stop = end[live]
+        if bool(np.any(stop - pos <= 8)):
+            return None
+        head = words.u64(pos, 2)
+        room = ((stop - pos - 16) // 8).astype(np.uint64)
+        if bool(np.any(head[:, 1] > room)):
+            return None
+        num_counts = head[:, 1].astype(np.int64)
+        counts_at = pos + 16
+        pos = counts_at + 8 * num_counts
+        bitmap_at = np.full(len(live), -1, dtype=np.int64)
+        num_bitmap = np.zeros(len(live), dtype=np.int64)
+        if layout.has_bitmap:
+            if bool(np.any(stop - pos < 8)):
+                return None
+            stated = words.u64(pos)[:, 0]
+            pos = pos + 8
+            if bool(np.any(stated > ((stop - pos) // 8).astype(np.uint64))):
+                return None
+            bitmap_at, num_bitmap = pos, stated.astype(np.int64)
+            pos = pos + 8 * num_bitmap
+        value_at = np.full(len(live), -1, dtype=np.int64)
+        if layout.has_value_data:
+            after = _skip_value_data(words, pos, stop)
+            if after is None:
+                return None
+            value_at = np.where(after - pos > 8, pos, -1)
+            pos = after
+        steps.append((live, head[:, 0], counts_at, num_counts, bitmap_at, num_bitmap, value_at))
+        more = pos < stop
+        live, pos = live[more], pos[more]
+    if steps:
+        item_of, hashes, starts, lengths, bitmap_at, num_bitmap, value_at = (
+            np.concatenate(column) for column in zip(*steps, strict=True)
+        )
+    else:
+        item_of = starts = lengths = bitmap_at = num_bitmap = value_at = np.zeros(0, np.int64)
+        hashes = np.zeros(0, dtype=np.uint64)
+    if len(steps) > 1:  # some item holds several records: back to item order
+        order = np.argsort(item_of, kind="stable")
+        item_of, hashes, starts, lengths = item_of[order], hashes[order], starts[order], lengths[order]
+        bitmap_at, num_bitmap, value_at = bitmap_at[order], num_bitmap[order], value_at[order]
+    one_each = len(item_of) == len(names) and bool(np.all(item_of[1:] > item_of[:-1]))
+    if not one_each:
+        names = [names[i] for i in item_of.tolist()]
+    counts = gather_counts(data, starts, lengths)
+    counts.flags.writeable = False  # like the zero-copy views of item-by-item decoding
+    columns = RecordColumns(names, hashes, counts, lengths)
+    return BulkRecords(
+        columns, item_of, starts, bitmap_at, num_bitmap, value_at, end[item_of], data
+    )
+
+
+def _skip_value_data(words: FileWords, pos: Ints, stop: Ints) -> Ints | None:
+    """Where each record's ``ValueProfData`` ends (``RecordDecoder._value_prof``'s checks)."""
+    if bool(np.any(stop - pos < 8)):
+        return None
+    head = words.u64(pos)[:, 0]
+    empty = head == np.uint64(_NO_VALUE_DATA)
+    if empty.all():
+        return pos + 8
+    out = pos + 8
+    full = np.flatnonzero(~empty)
+    at, head, left = pos[full], head[full], (stop - pos)[full]
+    total = (head & _LOW32).astype(np.int64)
+    kinds = (head >> np.uint64(32)).astype(np.int64)
+    if bool(np.any((total > left) | (kinds > _VALUE_KINDS) | (total % 8 != 0) | (total < 8))):
+        return None
+    value_end = at + total
+    cursor = at + 8
+    for k in range(int(kinds.max())):
+        live = np.flatnonzero(kinds > k)
+        p, vend = cursor[live], value_end[live]
+        if bool(np.any(vend - p < 8)):
+            return None
+        record = words.u64(p)[:, 0]
+        kind = record & _LOW32
+        num_sites = (record >> np.uint64(32)).astype(np.int64)
+        if bool(np.any(kind >= np.uint64(_VALUE_KINDS))):
+            return None
+        header = (8 + num_sites + 7) & ~7
+        if bool(np.any(header > vend - p)):
+            return None
+        sites = spans(p + 8, num_sites)
+        sums = np.zeros(len(sites) + 1, dtype=np.int64)
+        np.cumsum(words.bytes[sites], dtype=np.int64, out=sums[1:])
+        ends = np.cumsum(num_sites)
+        num_values = sums[ends] - sums[ends - num_sites]
+        if bool(np.any(16 * num_values > vend - p - header)):
+            return None
+        cursor[live] = p + header + 16 * num_values
+    out[full] = value_end
+    return out

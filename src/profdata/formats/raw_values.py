@@ -1,0 +1,131 @@
+"""The value-profile data of raw profiles, checked and decoded for all functions at once.
+
+After the counters, names and vtables of a raw profile come one
+``ValueProfData`` blob per function with value sites (``instr-raw.md`` §7):
+``u32 TotalSize, u32 NumValueKinds``, then per kind ``u32 Kind, u32
+NumValueSites``, one count byte per site padded to 8, and a (value, count)
+word pair per profiled value.  Each blob's size says where the next one
+starts, so the reader follows that chain in Python; everything inside the
+blobs is read here with numpy, the k-th kind record of every blob in one step.
+
+:func:`scan_blobs` mirrors each check of the reader's
+``RawProfileReader._value_blob`` (``getValueProfData`` + ``checkIntegrity``)
+and flags the blobs that fail one, so the reader raises the located error of
+the first flagged blob; :func:`decode_sites` builds the value sites of every
+blob, translating indirect-call and vtable addresses once per kind.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from itertools import islice
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.formats._binary import ByteReader
+from profdata.model.instr import ValueSite, spans, value_sites_of
+from profdata.model.kinds import ValueKind
+
+Ints = npt.NDArray[np.int64]
+ValueSites = dict[ValueKind, list[ValueSite]]
+#: translates the profiled values of one kind (raw addresses -> name hashes)
+Translate = Callable[[int, npt.NDArray[np.uint64]], npt.NDArray[np.uint64]]
+
+_IPVK_LAST = int(max(ValueKind))
+_KINDS = tuple(ValueKind)  # by number
+
+
+@dataclass(eq=False)
+class ValueRecords:
+    """Every kind record of every blob, in blob order then file order; and the bad blobs."""
+
+    blob: Ints  # index of the blob (into the scanned starts)
+    kind: Ints
+    sites_at: Ints  # the site count bytes
+    num_sites: Ints
+    values_at: Ints  # the (value, count) word pairs
+    num_values: Ints
+    #: blobs that fail a check of ``_value_blob``, ascending
+    bad: Ints
+
+
+def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
+    """Read the kind records of the blobs at ``starts`` (their sizes already checked).
+
+    Blobs and the records in them keep the 8-byte alignment of the first blob,
+    so u32 fields come from one aligned view of the file in its byte order.
+    Reads of a blob that is already known bad are kept inside the blob's
+    start, so garbage sizes never index past the file.
+    """
+    empty = np.zeros(0, dtype=np.int64)
+    if not len(starts):
+        return ValueRecords(empty, empty, empty, empty, empty, empty, empty)
+    base = int(starts[0]) % 4
+    u32 = np.frombuffer(cur.data, dtype=f"{cur.order}u4", offset=base, count=(cur.end - base) // 4)
+    raw = np.frombuffer(cur.data, dtype=np.uint8)
+    total = u32[(starts - base) // 4].astype(np.int64)
+    num_kinds = u32[(starts - base) // 4 + 1].astype(np.int64)
+    bad = num_kinds > _IPVK_LAST + 1
+    blob_end = starts + total
+    record = starts + 8
+    found: list[tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints]] = []
+    for k in range(int(np.minimum(num_kinds, _IPVK_LAST + 1).max())):
+        live = np.flatnonzero(num_kinds > k)
+        at, end = record[live], blob_end[live]
+        short = at + 8 > end
+        at = np.where(short, starts[live], at)
+        kind = u32[(at - base) // 4].astype(np.int64)
+        num_sites = u32[(at - base) // 4 + 1].astype(np.int64)
+        sites_over = at + 8 + num_sites > end
+        num_sites = np.where(short | sites_over, 0, num_sites)
+        site_counts = np.zeros(int(num_sites.sum()) + 1, dtype=np.int64)
+        np.cumsum(raw[spans(at + 8, num_sites)], dtype=np.int64, out=site_counts[1:])
+        ends = np.cumsum(num_sites)
+        num_values = site_counts[ends] - site_counts[ends - num_sites]
+        head = 8 + num_sites + (-(8 + num_sites) % 8)
+        values_over = at + head + 16 * num_values > end
+        bad[live[short | (kind > _IPVK_LAST) | sites_over | values_over]] = True
+        ordinal = np.full(len(live), k, dtype=np.int64)
+        found.append((live, ordinal, kind, at + 8, num_sites, at + head, num_values))
+        record[live] = at + head + 16 * num_values
+    blob, ordinal, kind, sites_at, num_sites, values_at, num_values = (
+        np.concatenate(column) for column in zip(*found, strict=True)
+    )
+    order = np.lexsort((ordinal, blob))
+    return ValueRecords(
+        blob[order], kind[order], sites_at[order], num_sites[order], values_at[order],
+        num_values[order], np.flatnonzero(bad),
+    )  # fmt: skip
+
+
+def decode_sites(
+    cur: ByteReader, records: ValueRecords, blobs: int, translate: Translate
+) -> list[ValueSites]:
+    """The value sites of each of ``blobs`` blobs (all of them good)."""
+    sites: list[ValueSites] = [{} for _ in range(blobs)]
+    if not len(records.blob):
+        return sites
+    base = int(records.values_at[0]) % 8
+    words = np.frombuffer(
+        cur.data, dtype=f"{cur.order}u8", offset=base, count=(cur.end - base) // 8
+    )
+    raw = np.frombuffer(cur.data, dtype=np.uint8)
+    site_lengths = iter(raw[spans(records.sites_at, records.num_sites)].tolist())
+    pairs: dict[int, tuple[Iterator[int], Iterator[int]]] = {}
+    for kind in np.unique(records.kind, return_counts=True)[0].tolist():
+        mine = records.kind == kind
+        pair_words = words[
+            spans((records.values_at[mine] - base) // 8, 2 * records.num_values[mine])
+        ].astype(np.uint64)
+        values = translate(kind, pair_words[0::2])
+        pairs[kind] = (iter(values.tolist()), iter(pair_words[1::2].tolist()))
+    for blob, kind, num_sites in zip(
+        records.blob.tolist(), records.kind.tolist(), records.num_sites.tolist(), strict=True
+    ):
+        values_of, counts_of = pairs[kind]
+        sites[blob].setdefault(_KINDS[kind], []).extend(
+            value_sites_of(zip(values_of, counts_of), islice(site_lengths, num_sites))
+        )
+    return sites

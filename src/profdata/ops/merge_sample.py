@@ -1,0 +1,242 @@
+"""``llvm-profdata merge --sample``: merge weighted sample profiles, then encode them.
+
+Mirrors ``mergeSampleProfile``: each input is read (format detected per
+file), its profiles are visited in reader order and merged into one map with
+``FunctionSamples::merge`` and the input's weight (a fresh entry takes the
+first profile's context, checksum and attributes; a checksum mismatch or a
+saturated counter is reported as ``FILE: CONTEXT: message`` and the merge
+goes on).  Probe-based and non-probe, CS and non-CS inputs cannot be mixed.
+
+An unreadable input stops the merge under ``--failure-mode=any`` and is a
+warning under ``all``/``warn``, except errors LLVM reports through its
+diagnostic handler (text syntax, truncated binary data), which exit at once in
+every mode.  ``-r`` renames through :func:`remap_samples`, which like LLVM's
+``remapSamples`` keeps no checksum or attributes.
+
+The result is written by :func:`encode_sample` with the format's writer;
+options that only the extensible binary format honours produce LLVM's
+warnings for other formats (:func:`writer_warnings`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+
+from profdata.errors import (
+    FileError,
+    ProfdataError,
+    SampleDiagnosticError,
+    UsageError,
+    WriteError,
+)
+from profdata.formats import sample_binary, sample_text
+from profdata.formats.sample_registry import open_sample
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleError,
+    SampleProfile,
+)
+from profdata.ops.merge import FailureMode, InputFailure
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.releases import Release
+
+UNWRITABLE = "Profile encoding format unsupported for writing operations"
+PROBE_MISMATCH = "cannot merge probe-based profile with non-probe-based profile"
+CS_MISMATCH = "cannot merge CS profile with non-CS profile"
+SYMBOL_LIST_LOST = (
+    "Profile Symbol list is not empty but the output format is not ExtBinary format. "
+    "The list will be lost in the output. "
+)
+
+
+@dataclass(frozen=True)
+class SampleRecordWarning:
+    """A profile that merged with a problem; LLVM prints ``FILE: CONTEXT: message``."""
+
+    source: str
+    context: str
+    message: str
+
+    def text(self) -> str:
+        return f"{self.source}: {self.context}: {self.message}"
+
+
+SampleDiagnostic = SampleRecordWarning | InputFailure
+
+
+@dataclass(frozen=True)
+class SampleMergeOptions:
+    """What changes a sample merge (``merge_main`` options for ``--sample``)."""
+
+    release: Release
+    failure_mode: FailureMode = FailureMode.ANY
+    #: ``-r``: old name -> new name (``SymbolRemapper``)
+    remapping: Mapping[str, str] = field(default_factory=dict)
+    drop_profile_symbol_list: bool = False
+    #: ``--prof-sym-list=FILE``: symbols added to the output's profile symbol list
+    prof_sym_list: str | None = None
+
+
+@dataclass
+class SampleMergeResult:
+    profile: SampleProfile
+    diagnostics: list[SampleDiagnostic] = field(default_factory=list)
+
+
+def remap_samples(fs: FunctionSamples, remapping: Mapping[str, str]) -> FunctionSamples:
+    """``remapSamples``: a copy with every name renamed; checksum and attributes are dropped."""
+
+    def rename(name: str) -> str:
+        return remapping.get(name) or name
+
+    out = FunctionSamples(SampleContext(rename(fs.name)))
+    out.add_total_samples(fs.total_samples)
+    out.add_head_samples(fs.head_samples)
+    for loc, record in fs.body_samples.items():
+        out.add_body_samples(loc, record.samples)
+        for called, count in record.call_targets.items():
+            out.add_called_target_samples(loc, rename(called), count)
+    for loc, callees in fs.callsite_samples.items():
+        mine = out.function_samples_at(loc)
+        for callee in callees.values():
+            renamed = remap_samples(callee, remapping)
+            target = mine.get(renamed.name)
+            if target is None:
+                target = mine[renamed.name] = FunctionSamples(SampleContext(""))
+            target.merge(renamed)
+    return out
+
+
+def read_symbol_list(path: str) -> list[str]:
+    """``populateProfileSymbolList``: one symbol per line, trimmed, empty lines dropped."""
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError as exc:
+        raise FileError(exc.strerror or str(exc), path=path) from exc
+    text = data.decode("utf-8", "surrogateescape")
+    symbols = (line.strip(" \t\n\v\f\r") for line in text.split("\n") if line)
+    return [s for s in symbols if s]
+
+
+def merge_samples(
+    inputs: Sequence[WeightedFile],
+    options: SampleMergeOptions,
+    profiles: Iterable[SampleProfile | None] | None = None,
+) -> SampleMergeResult:
+    """Merge the inputs in order; ``profiles`` may supply already-read inputs (tests)."""
+    release = options.release
+    merged = SampleProfile(format="merged")
+    result = SampleMergeResult(merged)
+    target = merged.profiles
+    probe_based: bool | None = None
+    is_cs: bool | None = None
+    symbols: set[str] = set()
+    preread = list(profiles) if profiles is not None else None
+    for position, entry in enumerate(inputs):
+        given = preread[position] if preread is not None else None
+        try:
+            profile = given if given is not None else open_sample(entry.path, release)
+        except SampleDiagnosticError:
+            raise
+        except ProfdataError as exc:
+            if options.failure_mode is FailureMode.ANY:
+                raise
+            result.diagnostics.append(InputFailure(entry.path, _message(exc), exc))
+            continue
+        if probe_based is not None and probe_based != profile.is_probe_based:
+            raise UsageError(PROBE_MISMATCH)
+        probe_based = profile.is_probe_based
+        if is_cs is not None and is_cs != profile.is_cs:
+            raise UsageError(CS_MISMATCH)
+        is_cs = profile.is_cs
+        merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
+        merged.is_fs = merged.is_fs or profile.is_fs
+        merged.is_md5 = merged.is_md5 or profile.is_md5
+        for fs in profile.profiles.values():
+            source = remap_samples(fs, options.remapping) if options.remapping else fs
+            context = source.context
+            into = target.get(context)
+            if into is None:
+                into = target[context] = FunctionSamples(SampleContext(""))
+            outcome = into.merge(source, entry.weight)
+            if outcome is not SampleError.SUCCESS:
+                result.diagnostics.append(
+                    SampleRecordWarning(entry.path, str(context), outcome.value)
+                )
+        if not options.drop_profile_symbol_list and profile.symbol_list is not None:
+            symbols.update(profile.symbol_list)
+    merged.is_probe_based = bool(probe_based)
+    merged.is_cs = bool(is_cs)
+    if options.prof_sym_list:
+        symbols.update(read_symbol_list(options.prof_sym_list))
+    merged.symbol_list = tuple(symbols) if symbols else None
+    return result
+
+
+def _message(exc: ProfdataError) -> str:
+    """The text after ``warning: FILE: `` (LLVM's error-code message)."""
+    headline = exc.headline()
+    prefix = f"{exc.path}: " if exc.path else ""
+    return headline[len(prefix) :] if prefix and headline.startswith(prefix) else headline
+
+
+# -- writing ---------------------------------------------------------------------
+@dataclass(frozen=True)
+class SampleOutputOptions:
+    """Writer settings; the ext-binary ones only warn for other formats, as in LLVM."""
+
+    compress_all_sections: bool = False
+    use_md5: bool = False
+    gen_partial_profile: bool = False
+    split_layout: bool = False  # LLVM 22; with --text it marks flat profiles " !Flat"
+
+
+def writer_warnings(
+    output_format: str, profile: SampleProfile, opts: SampleOutputOptions
+) -> list[str]:
+    """``handleExtBinaryWriter``'s warnings, in its order (text after ``warning: ``)."""
+    if output_format == "extbinary":
+        return []
+    warnings: list[str] = []
+    if profile.symbol_list:
+        warnings.append(SYMBOL_LIST_LOST)
+    if opts.compress_all_sections:
+        warnings.append("-compress-all-section is ignored. Specify -extbinary to enable it")
+    if opts.use_md5:
+        warnings.append("-use-md5 is ignored. Specify -extbinary to enable it")
+    if opts.gen_partial_profile:
+        warnings.append("-gen-partial-profile is ignored. Specify -extbinary to enable it")
+    return warnings
+
+
+def check_writable(output_format: str, profile: SampleProfile, output: str = "-") -> None:
+    """``SampleProfileWriter::create``'s refusal, ``error: OUTPUT: ...`` (before any warning)."""
+    refused = output_format == "gcc"
+    if output_format in ("binary", "compbinary"):
+        refused = sample_binary.check_writable(profile) is not None
+    if refused:
+        raise WriteError(UNWRITABLE, path=output)
+
+
+def encode_sample(
+    profile: SampleProfile,
+    output_format: str,
+    opts: SampleOutputOptions | None = None,
+    output: str = "-",
+) -> bytes:
+    """The bytes of ``profile`` in ``text`` or ``binary`` (ext-binary: not yet here)."""
+    options = opts or SampleOutputOptions()
+    check_writable(output_format, profile, output)
+    if output_format == "text":
+        return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
+    if output_format == "binary":
+        return sample_binary.write(profile)
+    raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
+
+
+def default_output_format(release: Release) -> str:
+    """``merge --sample``'s default encoding (``sample-binary.md`` §1.1)."""
+    return "extbinary" if release.sample_merge_default_extbinary else "binary"
