@@ -117,7 +117,10 @@ def main() -> int:
         sys.exit(f"{tool} is not installed")
     src = a.src.resolve()
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(src / "profdata")], check=True)
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])}
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
+    }
     results = a.results or Path(tempfile.mkstemp(suffix=".jsonl", prefix="bench-show-")[1])
 
     rows: list[tuple[int, str, str, bool]] = []

@@ -50,6 +50,7 @@ def __getattr__(name: str) -> Any:
         return Output
     raise AttributeError(f"module 'profdata.cli' has no attribute {name!r}")
 
+
 PROG = "llvm-profdata"
 USAGE = """OVERVIEW: LLVM profile data tools (profdata)
 

@@ -92,7 +92,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         return out
 
     def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:
-        return self.parse_args(self.normalize(expand_response_files(argv)))
+        return self.parse_intermixed_args(self.normalize(expand_response_files(argv)))
 
 
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")

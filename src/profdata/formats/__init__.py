@@ -67,7 +67,9 @@ def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = No
     try:
         return fmt.read(view, path)
     except ProfdataError as exc:
-        raise exc.with_path(path) if path else exc
+        if path:
+            exc.with_path(path)
+        raise
 
 
 def open_instr(path: str | os.PathLike[str]) -> InstrProfile:

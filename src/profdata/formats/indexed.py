@@ -303,7 +303,7 @@ class RecordDecoder:
                 )  # fmt: skip
             words = iter(struct.unpack_from(f"<{2 * num_values}Q", data, p + header))
             sites.setdefault(_VALUE_KINDS[kind], []).extend(
-                value_sites_of(zip(words, words), site_counts)
+                value_sites_of(zip(words, words, strict=True), site_counts)
             )
             p += header + 16 * num_values
         return vend
@@ -342,23 +342,26 @@ class IndexedRecords(Sequence[InstrRecord]):
 
     def listing(self) -> ItemListing | None:
         """Every item and its name, read with numpy (None: the payload must be walked)."""
-        if self._listing is False:
+        if "listing" not in self._tried:
+            self._tried.add("listing")
             words = FileWords(self._table.data)
             items = self._table.item_arrays(words)
-            self._listing = None if items is None else ItemListing(words, items, item_names(words, items))
-        return self._listing or None
+            self._listing = None
+            if items is not None:
+                self._listing = ItemListing(words, items, item_names(words, items))
+        return self._listing
 
     def bulk(self) -> BulkRecords | None:
         """All records decoded with numpy (None: decode item by item, which finds the error)."""
-        if self._bulk is False:
+        if "bulk" not in self._tried:
+            self._tried.add("bulk")
             listing = self.listing()
-            self._bulk = None
             if listing is not None:
                 self._bulk = decode_bulk(
                     self._table.data, listing.words, listing.items, listing.names,
                     self._decoder.layout,
                 )  # fmt: skip
-        return self._bulk or None
+        return self._bulk
 
     def __iter__(self) -> Iterator[InstrRecord]:
         bulk = self.bulk()

@@ -131,9 +131,7 @@ def decode_bulk(
             return None
         at = begin[live]
         none = np.full(len(live), -1, dtype=np.int64)
-        steps.append(
-            (live, words.u64(at)[:, 0], at + 8, size[live] // 8 - 1, none, none * 0, none)
-        )
+        steps.append((live, words.u64(at)[:, 0], at + 8, size[live] // 8 - 1, none, none * 0, none))
         live = live[:0]
     pos = begin[live]
     while len(live):
@@ -177,8 +175,9 @@ def decode_bulk(
         hashes = np.zeros(0, dtype=np.uint64)
     if len(steps) > 1:  # some item holds several records: back to item order
         order = np.argsort(item_of, kind="stable")
-        item_of, hashes, starts, lengths = item_of[order], hashes[order], starts[order], lengths[order]
-        bitmap_at, num_bitmap, value_at = bitmap_at[order], num_bitmap[order], value_at[order]
+        item_of, hashes, starts = item_of[order], hashes[order], starts[order]
+        lengths, bitmap_at = lengths[order], bitmap_at[order]
+        num_bitmap, value_at = num_bitmap[order], value_at[order]
     one_each = len(item_of) == len(names) and bool(np.all(item_of[1:] > item_of[:-1]))
     if not one_each:
         names = [names[i] for i in item_of.tolist()]

@@ -129,11 +129,12 @@ class RawProfile(InstrProfile):
         build_records: Callable[[], list[InstrRecord]],
         **fields: Any,
     ) -> None:
+        self._records: Sequence[InstrRecord] = []
         super().__init__(records=[], **fields)
         self._columns = columns
         self._build_records: Callable[[], list[InstrRecord]] | None = build_records
 
-    @property  # type: ignore[override]
+    @property
     def records(self) -> Sequence[InstrRecord]:
         if self._build_records is not None:
             self._records = self._build_records()
@@ -763,9 +764,7 @@ class _RecordReader:
             ]  # fmt: skip
             return np.concatenate(counts) if counts else np.zeros(0, np.uint64), lengths
         total = int(lengths.sum())
-        if not len(starts) or (
-            bool(np.all(starts[1:] == starts[:-1] + lengths[:-1]))
-        ):
+        if not len(starts) or (bool(np.all(starts[1:] == starts[:-1] + lengths[:-1]))):
             first = int(starts[0]) if len(starts) else 0
             return section[first : first + total], lengths
         return section[spans(starts, lengths)], lengths

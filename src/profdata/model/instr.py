@@ -31,7 +31,7 @@ class ValueData(NamedTuple):
     """One profiled value at a site (``InstrProfValueData``)."""
 
     value: int  # a name hash for call/vtable targets, a size for memops
-    count: int
+    count: int  # type: ignore[assignment]  # shadows tuple.count, as LLVM's field name does
 
 
 ValueSite = list[ValueData]
@@ -40,7 +40,9 @@ ValueSite = list[ValueData]
 _new_value_data = cast(Callable[[tuple[int, int]], ValueData], partial(tuple.__new__, ValueData))
 
 
-def value_sites_of(pairs: Iterable[tuple[int, int]], site_lengths: Iterable[int]) -> list[ValueSite]:
+def value_sites_of(
+    pairs: Iterable[tuple[int, int]], site_lengths: Iterable[int]
+) -> list[ValueSite]:
     """Sites of ``site_lengths[i]`` consecutive (value, count) pairs each.
 
     Readers build one :class:`ValueData` per profiled value, millions for a

@@ -137,7 +137,8 @@ def _sum_wraps(values: np.ndarray, freqs: np.ndarray) -> bool:
     """Whether the counts (distinct ``values``, ascending, with ``freqs``) sum past 2**64-1."""
     if not len(values) or int(values[-1]) * int(freqs.sum()) <= U64:
         return False
-    return sum(v * f for v, f in zip(values.tolist(), freqs.tolist(), strict=True)) > U64
+    total: int = sum(v * f for v, f in zip(values.tolist(), freqs.tolist(), strict=True))
+    return total > U64
 
 
 def summarize_records(

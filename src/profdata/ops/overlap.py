@@ -34,7 +34,7 @@ lives in :mod:`profdata.ops.overlap_json`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
@@ -195,8 +195,10 @@ def overlap_instr(
     result = OverlapResult(base_name, test_name, options.release, program)
     base_records = list(iter(base.records))  # not list(records): no len() pass first
     test_records = list(iter(test.records))
-    accumulate_profile(base_records, base.kind.is_ir, options.cs, program.base)
-    accumulate_profile(test_records, test.kind.is_ir, options.cs, program.test)
+    base_sums = edge_sums(base_records)
+    test_sums, test_maxima = edge_stats(test_records)
+    accumulate_profile(base_records, base_sums, base.kind.is_ir, options.cs, program.base)
+    accumulate_profile(test_records, test_sums, test.kind.is_ir, options.cs, program.test)
     if program.base.count_sum < 1.0:
         result.zero_sum_profile = base_name
         return result
@@ -204,7 +206,7 @@ def overlap_instr(
         result.zero_sum_profile = test_name
         return result
     functions = _load_base(base_records, base_name, options.release, result.warnings, sink)
-    matches = _classify(test_records, functions, program, options)
+    matches = _classify(test_records, test_sums, test_maxima, functions, program, options)
     _score_edges(matches, program)
     result.functions = [m.func for m in matches if m.func is not None]
     return result
@@ -273,6 +275,8 @@ def _empty_record(like: InstrRecord) -> InstrRecord:
 
 def _classify(
     records: list[InstrRecord],
+    record_sums: npt.NDArray[np.uint64],
+    record_maxima: npt.NDArray[np.uint64],
     functions: dict[str, dict[int, InstrRecord]],
     program: OverlapStats,
     options: OverlapOptions,
@@ -285,8 +289,8 @@ def _classify(
     num_kinds = program.num_kinds
     kinds = [ValueKind(k) for k in range(num_kinds)]
     no_values = [0.0] * num_kinds  # shared, read-only: records without value sites
-    sums = edge_sums(records).tolist()
-    maxima = edge_maxima(records).tolist()
+    sums = record_sums.tolist()
+    maxima = record_maxima.tolist()
     matches: list[_Match] = []
     for rec, edge_sum, max_count in zip(records, sums, maxima, strict=True):
         values = _value_sums(rec, num_kinds) if rec.value_sites else no_values
@@ -330,10 +334,24 @@ def _same_shape(dest: InstrRecord, other: InstrRecord, kinds: list[ValueKind]) -
 
 
 # -- sums ------------------------------------------------------------------------
-def accumulate_profile(records: list[InstrRecord], is_ir: bool, cs: bool, into: CountSum) -> None:
-    """``InstrProfReader::accumulateCounts``: the CS filter applies to IR profiles only."""
-    kept = [rec for rec in records if rec.is_cs == cs] if is_ir else records
-    into.count_sum = _sequential_sum(edge_sums(kept).astype(np.float64), into.count_sum)
+def accumulate_profile(
+    records: list[InstrRecord],
+    sums: npt.NDArray[np.uint64],
+    is_ir: bool,
+    cs: bool,
+    into: CountSum,
+) -> None:
+    """``InstrProfReader::accumulateCounts``: the CS filter applies to IR profiles only.
+
+    ``sums`` are the records' :func:`edge_sums`.
+    """
+    if is_ir:
+        keep = np.fromiter((rec.is_cs == cs for rec in records), dtype=bool, count=len(records))
+        kept = [rec for rec, k in zip(records, keep.tolist(), strict=True) if k]
+        sums = sums[keep]
+    else:
+        kept = records
+    into.count_sum = _sequential_sum(sums.astype(np.float64), into.count_sum)
     for rec in kept:
         if rec.value_sites:
             for k, total in enumerate(_value_sums(rec, len(into.value_counts))):
@@ -341,36 +359,32 @@ def accumulate_profile(records: list[InstrRecord], is_ir: bool, cs: bool, into: 
     into.num_entries = len(kept)
 
 
-def _segments(
-    records: Iterable[InstrRecord],
-) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.int64], npt.NDArray[np.bool_], int]:
+def edge_stats(
+    records: Sequence[InstrRecord],
+) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
+    """Each record's counter sum (wrapping at 2**64 like LLVM's ``uint64_t FuncSum``) and
+    largest counter (0 for a record without counters), from one concatenation."""
+    sums = np.zeros(len(records), dtype=np.uint64)
+    maxima = np.zeros(len(records), dtype=np.uint64)
+    if not records:
+        return sums, maxima
     arrays = [rec.counts for rec in records]
-    if not arrays:
-        empty = np.zeros(0, dtype=np.int64)
-        return np.zeros(0, dtype=np.uint64), empty, empty.astype(bool), 0
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
-    flat = np.concatenate(arrays).astype(np.uint64, copy=False)
     nonempty = lengths > 0
-    starts = (np.cumsum(lengths) - lengths)[nonempty]
-    return flat, starts, nonempty, len(arrays)
+    if nonempty.any():
+        flat = np.concatenate(arrays).astype(np.uint64, copy=False)
+        starts = (np.cumsum(lengths) - lengths)[nonempty]
+        sums[nonempty] = np.add.reduceat(flat, starts)
+        maxima[nonempty] = np.maximum.reduceat(flat, starts)
+    return sums, maxima
 
 
-def edge_sums(records: Iterable[InstrRecord]) -> npt.NDArray[np.uint64]:
-    """Each record's counter sum, wrapping at 2**64 as LLVM's ``uint64_t FuncSum`` does."""
-    flat, starts, nonempty, count = _segments(records)
-    out = np.zeros(count, dtype=np.uint64)
-    if len(starts):
-        out[nonempty] = np.add.reduceat(flat, starts)
-    return out
+def edge_sums(records: Sequence[InstrRecord]) -> npt.NDArray[np.uint64]:
+    return edge_stats(records)[0]
 
 
-def edge_maxima(records: Iterable[InstrRecord]) -> npt.NDArray[np.uint64]:
-    """Each record's largest counter (0 for a record without counters)."""
-    flat, starts, nonempty, count = _segments(records)
-    out = np.zeros(count, dtype=np.uint64)
-    if len(starts):
-        out[nonempty] = np.maximum.reduceat(flat, starts)
-    return out
+def edge_maxima(records: Sequence[InstrRecord]) -> npt.NDArray[np.uint64]:
+    return edge_stats(records)[1]
 
 
 def _value_sums(rec: InstrRecord, num_kinds: int) -> list[float]:
@@ -427,7 +441,7 @@ def _score_functions(
 ) -> None:
     """The function-level edge score of the matches that print a block."""
     funcs = [m.func for m in matches if m.func is not None]
-    dest_sums = edge_sums(m.dest for m in matches).astype(np.float64)
+    dest_sums = edge_sums([m.dest for m in matches]).astype(np.float64)
     test_sums = np.array([m.test_sum for m in matches], dtype=np.float64)
     usable = dest_sums >= 1.0
     safe = np.where(usable, dest_sums, 1.0)

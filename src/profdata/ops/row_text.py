@@ -154,7 +154,8 @@ class RowText:
             dest = at[mask]
             if len(widths) and int(widths.sum()) > _LONG * len(widths):
                 # long pieces (text dumps): a slice copy per row beats an index per byte
-                for d, s, n in zip(dest.tolist(), src_starts.tolist(), widths.tolist(), strict=True):
+                rows = zip(dest.tolist(), src_starts.tolist(), widths.tolist(), strict=True)
+                for d, s, n in rows:
                     out[d : d + n] = blob[s : s + n]
             else:
                 out[spans(dest, widths)] = blob[spans(src_starts, widths)]

@@ -63,10 +63,8 @@ def render_text_bytes(report: ShowReport) -> bytes:
     opts = report.options
     out: list[bytes] = []
     if opts.list_below_cutoff and not opts.text:
-        out.append(
-            f"The list of functions with the maximum counter less than {opts.value_cutoff}:\n"
-            .encode()
-        )
+        cutoff = opts.value_cutoff
+        out.append(f"The list of functions with the maximum counter less than {cutoff}:\n".encode())
     if opts.text and report.is_ir:
         out.append(b":ir\n")
     out.extend(_render_items(report))
@@ -88,8 +86,7 @@ def _render_items(report: ShowReport) -> list[bytes]:
     blocks = np.flatnonzero(_is_block(report.item_codes))
     first = int(blocks[0]) if len(blocks) else -1  # "Counters:" goes before it
     return [
-        _render_chunk(report, lo, min(lo + _CHUNK, total), first)
-        for lo in range(0, total, _CHUNK)
+        _render_chunk(report, lo, min(lo + _CHUNK, total), first) for lo in range(0, total, _CHUNK)
     ]
 
 
@@ -177,7 +174,8 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
 
 
 def _is_block(codes: np.ndarray) -> np.ndarray:
-    return (codes == CODE[ItemKind.FUNCTION]) | (codes == CODE[ItemKind.PSEUDO])
+    block: np.ndarray = (codes == CODE[ItemKind.FUNCTION]) | (codes == CODE[ItemKind.PSEUDO])
+    return block
 
 
 #: the per-kind site count lines of a function block, in LLVM's order
