@@ -18,7 +18,17 @@ SEPARATOR = b"\x01"
 
 def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
     """All names in the cursor's remaining bytes (zero bytes between chunks skipped)."""
-    names: list[str] = []
+    payloads = read_name_payloads(cur, field)
+    return name_str(SEPARATOR.join(payloads)).split("\x01") if payloads else []
+
+
+def read_name_payloads(cur: ByteReader, field: str = "names") -> list[bytes]:
+    """The (decompressed) payload of every chunk; each is names joined by 0x01.
+
+    Readers of large profiles split and decode all payloads at once instead of
+    name by name.
+    """
+    payloads: list[bytes] = []
     while cur.remaining:
         if cur.data[cur.pos] == 0:
             cur.pos += 1
@@ -45,8 +55,8 @@ def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
                 )
         else:
             payload = bytes(cur.raw(size, f"{field}.data"))
-        names.extend(name_str(n) for n in payload.split(SEPARATOR))
-    return names
+        payloads.append(payload)
+    return payloads
 
 
 def write_name_chunk(out: ByteWriter, names: list[str], *, compress: bool = True) -> None:

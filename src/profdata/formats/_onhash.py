@@ -68,39 +68,28 @@ class FileWords:
     """Little-endian u64 reads at any byte offsets of a buffer, many at once.
 
     Items follow a 2-byte bucket count and keys of any length, so their fields
-    are rarely 8-aligned; each read combines the two aligned words it straddles.
-    Reads must end inside the buffer's whole words (every indexed profile's
-    size is a multiple of 8); :meth:`covers` tells.
+    are rarely 8-aligned.  ``at`` is a view of the buffer whose element i is
+    the u64 starting at byte i (stride 1, unaligned), so one fancy index reads
+    a field of every item.
     """
 
-    __slots__ = ("bytes", "size", "words")
+    __slots__ = ("at", "bytes", "size")
 
     def __init__(self, data: memoryview) -> None:
         self.bytes = np.frombuffer(data, dtype=np.uint8)
-        self.words = np.frombuffer(data, dtype="<u8", count=len(data) // 8)
-        self.size = 8 * len(self.words)
-
-    def covers(self, positions: Ints, nbytes: int) -> bool:
-        """Whether ``nbytes`` read at every position stay inside the whole words."""
-        return not len(positions) or (
-            int(positions.min()) >= 0 and int(positions.max()) <= self.size - nbytes
+        self.size = len(data)
+        self.at: npt.NDArray[np.uint64] = np.ndarray(
+            (max(self.size - 7, 0),), dtype="<u8", buffer=data, strides=(1,)
         )
 
     def u64(self, positions: Ints, count: int = 1) -> npt.NDArray[np.uint64]:
         """``count`` consecutive u64 at each position: shape (len(positions), count)."""
-        index = positions >> 3
-        low = ((positions & 7) * 8).astype(np.uint64)
-        high = np.uint64(63) - low
-        last = len(self.words) - 1
-        out = np.empty((len(positions), count), dtype=np.uint64)
-        word = self.words[index]
-        for k in range(count):
-            after = self.words[np.minimum(index + (k + 1), last)]
-            out[:, k] = (word >> low) | ((after << np.uint64(1)) << high)
-            word = after
-        return out
+        if count == 1:
+            return self.at[positions][:, None]
+        return self.at[positions[:, None] + _WORD_OFFSETS[:count]]
 
 
+_WORD_OFFSETS = np.arange(0, 64, 8, dtype=np.int64)
 _NO_ITEMS = ItemArrays(np.zeros(0, dtype=np.uint64), _NO_INDEX, _NO_INDEX, _NO_INDEX, _NO_INDEX)
 
 
@@ -299,7 +288,7 @@ class OnDiskHashTable:
             if k:
                 more = per_bucket[live] > k
                 live, pos = live[more], pos[more]
-            if int(pos.max()) > end - _ITEM_HEADER_SIZE or not words.covers(pos, 24):
+            if int(pos.max()) > end - _ITEM_HEADER_SIZE:
                 return None
             header = words.u64(pos, 3)
             keys_at = pos + _ITEM_HEADER_SIZE

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterator, Sequence
-from hashlib import md5
 from typing import NamedTuple, NoReturn, overload
 
 import numpy as np
@@ -65,6 +64,7 @@ from profdata.model.names import (
     ERRORS,
     md5_hash,
     md5_hash_bytes,
+    md5_hashes,
     name_bytes,
     name_str,
 )
@@ -337,8 +337,9 @@ class IndexedRecords(Sequence[InstrRecord]):
         self._items: list[tuple[str, ItemRef]] | None = None
         self._starts: np.ndarray | None = None  # cumulative record counts per item
         self._cached: tuple[int, list[InstrRecord]] | None = None
-        self._listing: ItemListing | bool | None = False  # False: not looked at yet
-        self._bulk: BulkRecords | bool | None = False
+        self._listing: ItemListing | None = None
+        self._bulk: BulkRecords | None = None
+        self._tried: set[str] = set()  # of "listing", "bulk": computed, maybe to None
 
     def listing(self) -> ItemListing | None:
         """Every item and its name, read with numpy (None: the payload must be walked)."""
@@ -513,11 +514,8 @@ class IndexedProfile(InstrProfile):
                 data = self.table.data
                 starts = listing.items.key_offset
                 ends = (starts + listing.items.key_length).tolist()
-                digests = b"".join(
-                    [md5(data[a:b]).digest() for a, b in zip(starts.tolist(), ends, strict=True)]
-                )
-                refs = np.frombuffer(digests, dtype="<u8")[::2].tolist()
-                symbols.update(zip(refs, listing.names, strict=True))
+                keys = map(data.__getitem__, map(slice, starts.tolist(), ends))
+                symbols.update(zip(md5_hashes(keys), listing.names, strict=True))
             self._symbols = symbols
         return self._symbols
 

@@ -32,46 +32,46 @@ SiteDecoder = Callable[[str, int, int, dict[ValueKind, list[ValueSite]]], object
 _VALUE_KINDS = int(max(ValueKind)) + 1  # IPVK_Last + 1
 _NO_VALUE_DATA = 8  # ValueProfData{TotalSize 8, NumValueKinds 0} read as one u64
 _LOW32 = np.uint64(0xFFFFFFFF)
-_NAME_CHUNK = 8192  # keys gathered per numpy step (bounds the index arrays)
+_NAME_CHUNK = 4096  # keys gathered per numpy step (bounds the index arrays)
 
 
 def item_names(words: FileWords, items: ItemArrays) -> list[str]:
-    """The items' keys as names (``str`` with surrogate escapes, like ``name_str``)."""
+    """The items' keys as names (``str`` with surrogate escapes, like ``name_str``).
+
+    Keys are gathered with a NUL after each (read from a zero byte of the
+    header), decoded at once and split; names hold no NUL in practice, and a
+    chunk whose keys do is sliced key by key.
+    """
     raw = words.bytes
+    zeros = np.flatnonzero(raw[:64] == 0)
     names: list[str] = []
     for lo in range(0, len(items.key_offset), _NAME_CHUNK):
         offsets = items.key_offset[lo : lo + _NAME_CHUNK]
         lengths = items.key_length[lo : lo + _NAME_CHUNK]
-        blob = raw[spans(offsets, lengths)].tobytes()
-        ends = np.cumsum(lengths).tolist()
-        begins = [0, *ends[:-1]]
-        if blob.isascii():
-            text = blob.decode("ascii")
-            names.extend(text[a:b] for a, b in zip(begins, ends, strict=True))
+        at = spans(offsets, lengths + 1)
+        ends = np.cumsum(lengths + 1)
+        if len(zeros):
+            at[ends - 1] = zeros[0]
+        blob = raw[at].tobytes()
+        if len(zeros) and blob.count(0) == len(lengths):
+            names.extend(str(blob, ENCODING, ERRORS).split("\x00")[:-1])
         else:
             names.extend(
-                str(blob[a:b], ENCODING, ERRORS) for a, b in zip(begins, ends, strict=True)
+                str(blob[end - 1 - n : end - 1], ENCODING, ERRORS)
+                for end, n in zip(ends.tolist(), lengths.tolist(), strict=True)
             )
     return names
 
 
-def gather_counts(data: memoryview, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
-    """The little-endian u64 runs ``lengths[i]`` words long at byte ``starts[i]``, concatenated.
-
-    Runs sharing a byte alignment are read through one zero-copy view of the
-    file at that alignment.
-    """
-    out = np.empty(int(lengths.sum()), dtype=np.uint64)
-    if not len(out):
-        return out
+def gather_counts(words: FileWords, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
+    """The little-endian u64 runs ``lengths[i]`` words long at byte ``starts[i]``, concatenated."""
+    total = int(lengths.sum())
+    if not total:
+        return np.zeros(0, dtype=np.uint64)
     firsts = np.cumsum(lengths) - lengths
-    alignment = starts & 7
-    for shift in np.flatnonzero(np.bincount(alignment, minlength=8)).tolist():
-        picked = np.flatnonzero(alignment == shift)
-        view = np.frombuffer(data, dtype="<u8", offset=shift, count=(len(data) - shift) // 8)
-        runs = lengths[picked]
-        out[spans(firsts[picked], runs)] = view[spans((starts[picked] - shift) >> 3, runs)]
-    return out
+    at = np.repeat(starts - 8 * firsts, lengths)
+    at += np.arange(0, 8 * total, 8, dtype=np.int64)
+    return words.at[at]
 
 
 @dataclass(eq=False)
@@ -118,8 +118,6 @@ def decode_bulk(
     data: memoryview, words: FileWords, items: ItemArrays, names: list[str], layout: IndexedLayout
 ) -> BulkRecords | None:
     """All records of ``items`` (named ``names``), or None where ``RecordDecoder`` would fail."""
-    if words.size != len(data):
-        return None
     begin, size = items.data_offset, items.data_length
     if bool(np.any(size % 8)):
         return None
@@ -181,7 +179,7 @@ def decode_bulk(
     one_each = len(item_of) == len(names) and bool(np.all(item_of[1:] > item_of[:-1]))
     if not one_each:
         names = [names[i] for i in item_of.tolist()]
-    counts = gather_counts(data, starts, lengths)
+    counts = gather_counts(words, starts, lengths)
     counts.flags.writeable = False  # like the zero-copy views of item-by-item decoding
     columns = RecordColumns(names, hashes, counts, lengths)
     return BulkRecords(

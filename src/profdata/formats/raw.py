@@ -19,7 +19,6 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from hashlib import md5
 from itertools import repeat
 from typing import Any, NoReturn
 
@@ -36,7 +35,7 @@ from profdata.errors import (
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
-from profdata.formats._names import read_name_chunks
+from profdata.formats._names import read_name_payloads
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
     UNSET_TIMESTAMPS,
@@ -59,7 +58,7 @@ from profdata.model.instr import (
     spans,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import ENCODING, ERRORS
+from profdata.model.names import md5_hashes, name_str
 
 __all__ = ["read", "sniff", "write"]
 
@@ -441,8 +440,9 @@ class _ProfileReader:
             return {}
         cur = self.cur
         cur.pos = region.start
-        names = read_name_chunks(cur.sub(region.size, region.name), region.name)
-        if "" in names:
+        payloads = read_name_payloads(cur.sub(region.size, region.name), region.name)
+        encoded = b"\x01".join(payloads).split(b"\x01") if payloads else []
+        if b"" in encoded:
             cur.fail(
                 MalformedError,
                 f"the {region.name} section holds an empty name",
@@ -452,11 +452,10 @@ class _ProfileReader:
                 at=region.start,
                 llvm_message=f"{_MALFORMED}: symbol name is empty",
             )
-        if not names:
+        if not encoded:
             return {}
-        encoded = "\x01".join(names).encode(ENCODING, ERRORS).split(b"\x01")
-        digests = b"".join([md5(name).digest() for name in encoded])
-        refs = np.frombuffer(digests, dtype="<u8")[::2].tolist()
+        names = name_str(b"\x01".join(payloads)).split("\x01")
+        refs = md5_hashes(encoded)
         table = dict(zip(refs, names, strict=True))
         if len(table) < len(names):  # a hash repeats: the first of its names wins
             table = {}

@@ -324,15 +324,19 @@ def write_body(out: ByteWriter, fs: FunctionSamples, index: dict[str, int]) -> N
         write_body(out, callee, index)
 
 
-def write(profile: SampleProfile) -> bytes:
-    """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22)."""
+def write(profile: SampleProfile, *, skip_duplicated_into_base: bool = True) -> bytes:
+    """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22).
+
+    ``skip_duplicated_into_base=False`` computes the summary as LLVM 14 does.
+    """
     reason = check_writable(profile)
     if reason is not None:
         raise FormatError(reason, llvm_message=MSG_UNWRITABLE)
     out = ByteWriter()
     out.uleb128(sp_magic())
     out.uleb128(VERSION)
-    write_summary(out, summarize_profile(profile))
+    summary = summarize_profile(profile, skip_duplicated=skip_duplicated_into_base)
+    write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values()))
     for fs in sorted(
         profile.profiles.values(), key=lambda f: (-f.total_samples, context_key(f.context))

@@ -418,7 +418,9 @@ class _Reader:
                 ),
                 llvm_message=COUNTER_OVERFLOW,
             )
-        profile.summary = summarize_profile(profile)
+        profile.summary = summarize_profile(
+            profile, skip_duplicated=release.sample_summary_skips_duplicated_into_base
+        )
         return profile
 
 

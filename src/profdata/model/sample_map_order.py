@@ -17,7 +17,7 @@ import struct
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from profdata.model.names import md5_hash
+from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 
 _M64 = (1 << 64) - 1
@@ -286,20 +286,41 @@ def hash_combine_range(items: Sequence[bytes], seed: int = SEED) -> int:
     return state.finalize(length)
 
 
-def context_hash(context: SampleContext) -> int:
-    """``SampleContext::getHashCode`` of LLVM 19/22 (§5.8): MD5 for names, frames combined."""
+def string_hash(data: bytes, seed: int = SEED) -> int:
+    """``hash_value(StringRef)``: ``hash_combine_range`` over contiguous bytes."""
+    n = len(data)
+    if n <= 64:
+        return hash_short(data, seed)
+    state = _HashState(data[:64], seed)
+    aligned = n & ~63
+    for start in range(64, aligned, 64):
+        state.mix(data[start : start + 64])
+    if n & 63:
+        state.mix(data[n - 64 :])
+    return state.finalize(n)
+
+
+def context_hash(context: SampleContext, md5_frames: bool = True) -> int:
+    """``SampleContext::getHashCode``: MD5 for plain names; for CS contexts the frames
+    combined, each frame as LLVM 19/22 hash it (MD5 based, §5.8) or, with
+    ``md5_frames=False``, as 14/16 do (``hash_combine(name, line, discriminator)``)."""
     if not context.frames:
         return md5_hash(context.name)
     words = []
     for frame in context.frames:
-        loc = (frame.location.discriminator << 32) | frame.location.line_offset
-        value = (md5_hash(frame.function) + (loc << 5) + loc) & _M64
+        loc = frame.location
+        if md5_frames:
+            packed = (loc.discriminator << 32) | loc.line_offset
+            value = (md5_hash(frame.function) + (packed << 5) + packed) & _M64
+        else:
+            parts = struct.pack("<QII", string_hash(name_bytes(frame.function)), *loc)
+            value = hash_short(parts)
         words.append(struct.pack("<Q", value))
     return hash_combine_range(words)
 
 
-def profile_map_order(profile: SampleProfile, release: object = None) -> list[FunctionSamples]:
+def profile_map_order(profile: SampleProfile, md5_frames: bool = True) -> list[FunctionSamples]:
     """The reader's profiles in its ``SampleProfileMap`` iteration order."""
     values = list(profile.profiles.values())
-    hashes = [context_hash(fs.context) for fs in values]
+    hashes = [context_hash(fs.context, md5_frames) for fs in values]
     return [values[i] for i in unordered_map_order(hashes)]

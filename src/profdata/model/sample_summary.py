@@ -29,25 +29,33 @@ from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_ent
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
 
 
-def _collect(fs: FunctionSamples, counts: list[int]) -> None:
+def _collect(fs: FunctionSamples, counts: list[int], skip: int) -> None:
     counts.extend(record.samples for record in fs.body_samples.values())
     for callees in fs.callsite_samples.values():
         for callee in callees.values():
-            if not callee.attributes & _DUPLICATED:
-                _collect(callee, counts)
+            if not callee.attributes & skip:
+                _collect(callee, counts, skip)
 
 
 def summarize_samples(
-    profiles: Iterable[FunctionSamples], cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+    profiles: Iterable[FunctionSamples],
+    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+    *,
+    skip_duplicated: bool = True,
 ) -> ProfileSummary:
-    """``addRecord`` for each top-level profile, then ``getSummary``."""
+    """``addRecord`` for each top-level profile, then ``getSummary``.
+
+    ``skip_duplicated=False`` is LLVM 14, which counts ``ContextDuplicatedIntoBase``
+    inlinees too.
+    """
+    skip = _DUPLICATED if skip_duplicated else 0
     counts: list[int] = []
     num_functions = 0
     max_function_count = 0
     for fs in profiles:
         num_functions += 1
         max_function_count = max(max_function_count, fs.head_samples)
-        _collect(fs, counts)
+        _collect(fs, counts, skip)
     arr = np.array(counts, dtype=np.uint64)
     total = sum(counts) & U64
     if len(arr):
@@ -69,10 +77,13 @@ def summarize_samples(
 
 
 def summarize_profile(
-    profile: SampleProfile, cutoffs: Sequence[int] = DEFAULT_CUTOFFS
+    profile: SampleProfile,
+    cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
+    *,
+    skip_duplicated: bool = True,
 ) -> ProfileSummary:
     """``computeSummaryForProfiles``: CS profiles are summarised context-less."""
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
     if profile.is_cs:
         profiles = flatten_contexts(profiles).values()
-    return summarize_samples(profiles, cutoffs)
+    return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)

@@ -226,6 +226,7 @@ def encode_sample(
     output_format: str,
     opts: SampleOutputOptions | None = None,
     output: str = "-",
+    release: Release | None = None,
 ) -> bytes:
     """The bytes of ``profile`` in ``text`` or ``binary`` (ext-binary: not yet here)."""
     options = opts or SampleOutputOptions()
@@ -233,7 +234,8 @@ def encode_sample(
     if output_format == "text":
         return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
     if output_format == "binary":
-        return sample_binary.write(profile)
+        skip = release.sample_summary_skips_duplicated_into_base if release else True
+        return sample_binary.write(profile, skip_duplicated_into_base=skip)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
 
 

@@ -33,7 +33,6 @@ _U64 = np.uint64
 #: 10**1 .. 10**19: a value's decimal width is 1 + how many of these it reaches.
 _POW10 = np.array([10**k for k in range(1, 20)], dtype=np.uint64)
 _DIGIT = np.frombuffer(b"0123456789", dtype=np.uint8)
-_HEX = np.frombuffer(b"0123456789abcdef", dtype=np.uint8)
 _SEPARATOR = np.frombuffer(b", ", dtype=np.uint8)
 #: average piece length above which :meth:`RowText.add_bytes` copies row by row
 _LONG = 64
@@ -82,39 +81,63 @@ def _present(where: Mask | None, rows: int) -> Mask:
     return np.ones(rows, dtype=bool) if where is None else where
 
 
+Fill = Callable[[Bytes, Ints], None]
+
+
 class RowText:
     """Rows whose pieces are added column by column, then written out at once.
 
     Every ``add_*`` call appends one piece to each row selected by ``where``
-    (all rows when None); pieces keep their call order inside a row.
+    (all rows when None); pieces keep their call order inside a row, and
+    :meth:`render` fills them in that order.  Consecutive constants with the
+    same ``where`` become one piece.
     """
 
     def __init__(self, rows: int) -> None:
         self.rows = rows
         self._widths: list[Ints] = []
-        #: (column index, filler); fillers of numbers run first, see :meth:`render`
-        self._fills: list[tuple[int, Callable[[Bytes, Ints], None]]] = []
+        self._fills: list[Fill] = []
+        self._const: tuple[bytes, Mask | None] | None = None  # not yet added
 
-    def _add(self, widths: Ints, fill: Callable[[Bytes, Ints], None]) -> None:
-        self._fills.append((len(self._widths), fill))
+    def _add(self, widths: Ints, fill: Fill) -> None:
+        self._flush()
+        self._fills.append(fill)
         self._widths.append(widths)
 
-    def add_const(self, text: bytes, where: Mask | None = None) -> None:
-        """The same text in every selected row."""
-        if not text:
+    def _flush(self) -> None:
+        if self._const is None:
             return
-        mask = _present(where, self.rows)
+        text, where = self._const
+        self._const = None
         chars = np.frombuffer(text, dtype=np.uint8)
         offsets = np.arange(len(text), dtype=np.int64)
+        mask = _present(where, self.rows)
 
         def fill(out: Bytes, starts: Ints) -> None:
-            at = starts[mask]
+            at = starts if where is None else starts[mask]
             if len(text) == 1:
                 out[at] = chars[0]
             else:
                 out[at[:, None] + offsets] = chars
 
-        self._add(mask.astype(np.int64) * len(text), fill)
+        self._fills.append(fill)
+        self._widths.append(mask.astype(np.int64) * len(text))
+
+    def add_const(self, text: bytes, where: Mask | None = None) -> None:
+        """The same text in every selected row."""
+        if not text:
+            return
+        if self._const is not None:
+            pending, pending_where = self._const
+            if pending_where is where or (
+                pending_where is not None
+                and where is not None
+                and np.array_equal(pending_where, where)
+            ):
+                self._const = (pending + text, where)
+                return
+            self._flush()
+        self._const = (text, where)
 
     def add_decimal(self, values: npt.NDArray[np.uint64], where: Mask | None = None) -> None:
         """One unsigned number per row (``values`` has one entry per row)."""
@@ -135,11 +158,9 @@ class RowText:
         vals = np.asarray(values, dtype=np.uint64)[mask]
 
         def fill(out: Bytes, starts: Ints) -> None:
-            octets = vals.astype(">u8").view(np.uint8).reshape(-1, 8)
-            digits = np.empty((len(vals), 16), dtype=np.uint8)
-            digits[:, 0::2] = _HEX[octets >> 4]
-            digits[:, 1::2] = _HEX[octets & 15]
-            out[starts[mask][:, None] + np.arange(16)] = digits
+            digits = vals.astype(">u8").tobytes().hex().encode("ascii")
+            at = starts[mask][:, None] + _OFFSETS[16]
+            out[at] = np.frombuffer(digits, dtype=np.uint8).reshape(-1, 16)
 
         self._add(mask.astype(np.int64) * 16, fill)
 
@@ -149,16 +170,20 @@ class RowText:
         """Row i's piece is ``blob[starts[i] : starts[i] + lengths[i]]``."""
         mask = _present(where, self.rows)
         src_starts, widths = starts[mask], lengths[mask]
+        total = int(widths.sum())
+        in_order = bool(np.all(src_starts == np.cumsum(widths) - widths))
 
         def fill(out: Bytes, at: Ints) -> None:
             dest = at[mask]
-            if len(widths) and int(widths.sum()) > _LONG * len(widths):
+            if len(widths) and total > _LONG * len(widths):
                 # long pieces (text dumps): a slice copy per row beats an index per byte
                 rows = zip(dest.tolist(), src_starts.tolist(), widths.tolist(), strict=True)
                 for d, s, n in rows:
                     out[d : d + n] = blob[s : s + n]
             else:
-                out[spans(dest, widths)] = blob[spans(src_starts, widths)]
+                out[spans(dest, widths)] = blob[:total] if in_order else blob[
+                    spans(src_starts, widths)
+                ]
 
         row_widths = np.zeros(self.rows, dtype=np.int64)
         row_widths[mask] = widths
@@ -182,42 +207,49 @@ class RowText:
         starts: Ints,
         lengths: Ints,
         where: Mask | None = None,
+        *,
+        suffix: bytes,
     ) -> None:
-        """Row i's piece is ``repr(values[starts[i] : starts[i] + lengths[i]].tolist())``."""
+        """Row i's piece is ``repr(values[starts[i] : starts[i] + lengths[i]].tolist())``
+        followed by ``suffix`` (at least one byte: it absorbs the last element's spare
+        separator, so that separators need no mask)."""
+        if not suffix:
+            raise ValueError("add_lists needs a suffix")
         mask = _present(where, self.rows)
         listed = lengths[mask]
         vals = np.asarray(values, dtype=np.uint64)[spans(starts[mask], listed)]
         widths = decimal_widths(vals)
-        # an element takes its digits and ", "; the last one's ", " becomes the "]"
-        tokens = widths + 2
-        token_ends = np.cumsum(tokens)
-        token_starts = token_ends - tokens
+        # an element takes its digits and ", "; the last one's ", " becomes "]" and the
+        # suffix's first byte, which are written after the separators
+        token_ends = np.cumsum(widths + 2)
         firsts = np.cumsum(listed) - listed
         nonempty = listed > 0
         row_first = np.zeros(len(listed), dtype=np.int64)
-        row_first[nonempty] = token_starts[firsts[nonempty]]
+        row_first[nonempty] = (token_ends - widths - 2)[firsts[nonempty]]
         piece = np.full(len(listed), 2, dtype=np.int64)  # "[]"
         piece[nonempty] = token_ends[(firsts + listed - 1)[nonempty]] - row_first[nonempty]
-        element_offsets = 1 + token_starts - np.repeat(row_first, listed)
-        element_rows = np.repeat(np.arange(len(listed), dtype=np.int64), listed)
-        last = np.zeros(len(vals), dtype=bool)
-        last[(firsts + listed - 1)[nonempty]] = True
+        # where each element's digits end, relative to its row's piece
+        ends = token_ends - 2 - np.repeat(row_first - 1, listed)
+        chars = np.frombuffer(suffix, dtype=np.uint8)
+        tail = np.arange(len(suffix), dtype=np.int64)
 
         def fill(out: Bytes, at: Ints) -> None:
             row_at = at[mask]
-            begins = row_at[element_rows] + element_offsets
-            write_decimals(out, vals, begins + widths, widths)
-            seps = (begins + widths)[~last]
-            out[seps] = _SEPARATOR[0]
-            out[seps + 1] = _SEPARATOR[1]
+            element_ends = ends + np.repeat(row_at, listed)
+            write_decimals(out, vals, element_ends, widths)
+            out[element_ends] = _SEPARATOR[0]
+            out[element_ends + 1] = _SEPARATOR[1]
             out[row_at] = ord("[")
-            out[row_at + piece - 1] = ord("]")
+            closes = row_at + piece - 1
+            out[closes] = ord("]")
+            out[closes[:, None] + 1 + tail] = chars
 
         row_widths = np.zeros(self.rows, dtype=np.int64)
-        row_widths[mask] = piece
+        row_widths[mask] = piece + len(suffix)
         self._add(row_widths, fill)
 
     def render(self) -> bytes:
+        self._flush()
         if not self._widths or not self.rows:
             return b""
         widths = np.stack(self._widths)  # (columns, rows)
@@ -225,6 +257,6 @@ class RowText:
         row_starts = np.cumsum(row_sizes) - row_sizes
         column_starts = row_starts + np.cumsum(widths, axis=0) - widths
         out = np.empty(int(row_sizes.sum()), dtype=np.uint8)
-        for column, fill in self._fills:
+        for column, fill in enumerate(self._fills):
             fill(out, column_starts[column])
         return out.tobytes()

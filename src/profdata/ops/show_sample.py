@@ -306,7 +306,7 @@ def hot_function_list(
         if entry.cutoff == HOT_FUNC_CUTOFF:
             threshold = entry.min_count
             break
-    ordered = profile_map_order(profile, release)
+    ordered = profile_map_order(profile, release.sample_cs_hash_md5_frames)
     total_all = 0
     hot: list[tuple[FunctionSamples, int]] = []
     for fs in ordered:

@@ -1,0 +1,100 @@
+"""Regenerate the sample-profile goldens with the real llvm-profdata 14, 16, 19 and 22.
+
+Usage: python tests/golden/sample/make_goldens.py
+
+For every ``inputs/*.txt`` and each release it records, in
+``expected/l<release>.json`` under the input's name, one result
+(``{"exit", "stdout", "stderr"}``; bytes as UTF-8 with surrogate escapes) per
+command:
+
+* ``merge``      ``merge --sample --text``
+* ``binary``     ``merge --sample --binary`` (stdout holds the file's bytes, hex)
+* ``binary-text`` ``merge --sample --text`` of that binary file (the binary reader)
+* ``show-<case>`` ``show --sample`` with the options of ``SHOW_CASES``
+
+Inputs: ``corpus-*`` are the shared corpus's sample inputs, ``llvm-*`` LLVM's
+own test inputs, ``edge-*`` edge cases written for these tests.  Nothing here
+is hand-written output.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+INPUTS = HERE / "inputs"
+EXPECTED = HERE / "expected"
+RELEASES = (14, 16, 19, 22)
+
+#: show cases: name -> (options, first release that has them)
+SHOW_CASES: dict[str, tuple[list[str], int]] = {
+    "default": ([], 14),
+    "all-counts": (["--all-functions", "--counts"], 14),
+    "detailed": (["--detailed-summary"], 14),
+    "hot": (["--hot-func-list"], 14),
+    "topn2": (["--topn=2"], 14),
+    "fn-main": (["--function=main"], 14),
+    "fn-absent": (["--function=no_such_function"], 14),
+    "json": (["--show-format=json"], 16),
+    "json-fn": (["--show-format=json", "--function=main"], 16),
+    "sec-info": (["--show-sec-info-only"], 14),
+}
+
+
+def tool(release: int) -> str:
+    return f"/usr/lib/llvm-{release}/bin/llvm-profdata"
+
+
+def run(release: int, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run([tool(release), *args], cwd=HERE, capture_output=True, timeout=60)
+
+
+def text(data: bytes) -> str:
+    return data.decode("utf-8", "surrogateescape")
+
+
+def record(proc: subprocess.CompletedProcess[bytes]) -> dict[str, object]:
+    return {"exit": proc.returncode, "stdout": text(proc.stdout), "stderr": text(proc.stderr)}
+
+
+def main() -> None:
+    EXPECTED.mkdir(exist_ok=True)
+    scratch = Path(tempfile.mkdtemp())
+    try:
+        for release in RELEASES:
+            results: dict[str, dict[str, object]] = {}
+            for source in sorted(INPUTS.glob("*.txt")):
+                name = source.stem
+                rel_input = f"inputs/{source.name}"
+                cases: dict[str, object] = {}
+                cases["merge"] = record(
+                    run(release, ["merge", "--sample", "--text", rel_input, "-o", "-"])
+                )
+                binary = scratch / f"{name}.afdo"
+                made = run(release, ["merge", "--sample", "--binary", rel_input, "-o", str(binary)])
+                if made.returncode == 0 and binary.exists():
+                    cases["binary"] = {"exit": 0, "stdout": binary.read_bytes().hex(), "stderr": ""}
+                    cases["binary-text"] = record(
+                        run(release, ["merge", "--sample", "--text", str(binary), "-o", "-"])
+                    )
+                else:
+                    cases["binary"] = record(made)
+                for case, (options, first) in SHOW_CASES.items():
+                    if release < first:
+                        continue
+                    shown = run(release, ["show", "--sample", *options, rel_input])
+                    if shown.returncode in (0, 1):  # otherwise llvm-profdata crashed
+                        cases[f"show-{case}"] = record(shown)
+                results[name] = cases
+            target = EXPECTED / f"l{release}.json"
+            target.write_text(json.dumps(results, indent=1, sort_keys=True) + "\n")
+    finally:
+        shutil.rmtree(scratch)
+
+
+if __name__ == "__main__":
+    main()
