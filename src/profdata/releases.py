@@ -71,6 +71,9 @@ class Release:
     sample_binary_illegal_offset_error: bool
     sample_summary_skips_duplicated_into_base: bool  # inlinees with attribute 4 not counted
     sample_cs_hash_md5_frames: bool  # CS map keys hash frames from MD5s (14/16: hash_combine)
+    #: CS -> nested conversion drops the folded callee's call target from the caller's body
+    #: (before: targets kept and every folded context also kept as a base profile)
+    sample_nest_removes_call_targets: bool
     sample_merge_default_extbinary: bool  # merge --sample writes extbinary unless told
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
@@ -126,6 +129,7 @@ def _row(n: int) -> Release:
         sample_binary_illegal_offset_error=n >= 22,
         sample_summary_skips_duplicated_into_base=n >= 16,
         sample_cs_hash_md5_frames=n >= 19,
+        sample_nest_removes_call_targets=n >= 16,
         sample_merge_default_extbinary=n >= 19,
         show_sample_missing_function_unnamed=n >= 19,
         show_sample_internal_count_line=n >= 22,

@@ -47,7 +47,7 @@ def _indexed_outcome(data: bytes) -> tuple[str, list[InstrRecord] | str]:
         return "stream", str(exc)
     if bulk is None:
         return "stream", stream
-    assert bulk.records(profile._decoder.value_sites) == stream
+    assert bulk.records() == stream
     assert_same_columns(bulk.columns, RecordColumns.of(stream))
     assert profile.columns() is bulk.columns
     return "bulk", stream

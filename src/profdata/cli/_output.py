@@ -17,13 +17,15 @@ class Output:
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path if path not in (None, "-") else None
-        self.parts: list[str] = []
+        self.parts: list[str | bytes] = []
 
-    def write(self, text: str) -> None:
+    def write(self, text: str | bytes) -> None:
+        """Text, or bytes already encoded (what a renderer built as bytes hands over)."""
         self.parts.append(text)
 
     def close(self) -> None:
-        data = "".join(self.parts).encode(ENCODING, ERRORS)
+        encoded = [p if isinstance(p, bytes) else p.encode(ENCODING, ERRORS) for p in self.parts]
+        data = encoded[0] if len(encoded) == 1 else b"".join(encoded)
         if self.path is None:
             sys.stdout.flush()
             sys.stdout.buffer.write(data)

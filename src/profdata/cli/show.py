@@ -25,7 +25,7 @@ from profdata.formats import open_instr
 from profdata.ops.show import ShowOptions, collect
 from profdata.ops.show_json import render_json
 from profdata.ops.show_sample import SampleShowOptions, show_sample_file
-from profdata.ops.show_text import render_text
+from profdata.ops.show_text import render_text_bytes
 from profdata.releases import Release
 
 _PROG = "llvm-profdata show"
@@ -209,6 +209,6 @@ def run(args: argparse.Namespace) -> int:
     out = Output(args.output)
     profile = open_instr(args.inputs[0])
     report = collect(profile, options, release)
-    out.write(render_json(report) if fmt == "json" else render_text(report))
+    out.write(render_json(report) if fmt == "json" else render_text_bytes(report))
     out.close()
     return 0

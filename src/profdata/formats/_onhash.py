@@ -84,9 +84,9 @@ class FileWords:
 
     def u64(self, positions: Ints, count: int = 1) -> npt.NDArray[np.uint64]:
         """``count`` consecutive u64 at each position: shape (len(positions), count)."""
-        if count == 1:
-            return self.at[positions][:, None]
-        return self.at[positions[:, None] + _WORD_OFFSETS[:count]]
+        index = positions[:, None] if count == 1 else positions[:, None] + _WORD_OFFSETS[:count]
+        words: npt.NDArray[np.uint64] = self.at[index]
+        return words
 
 
 _WORD_OFFSETS = np.arange(0, 64, 8, dtype=np.int64)

@@ -4,26 +4,33 @@ The bucket count and the order of items inside a bucket are not free: the
 generator starts with 64 buckets, doubles when 3/4 full, prepends every item
 to its bucket's chain (so each rehash reverses the items that stay together)
 and shrinks or grows once more before emitting (``instr-indexed.md`` §5.3).
-:func:`bucket_layout` replays exactly that so the written payload and table
-are LLVM's bytes; :func:`emit` writes them.  Item contents are opaque here:
-each item is its hash plus the bytes LLVM's ``Info`` writes after the hash
-(key and data lengths, key, data), so the indexed profile and MemProf tables
-can share the generator.
+:func:`bucket_order` replays exactly that so the written payload and table
+are LLVM's bytes; :func:`emit_items` writes them.  Item contents are opaque
+here: each item is its hash plus the bytes LLVM's ``Info`` writes after the
+hash (key and data lengths, key, data), so the indexed profile and MemProf
+tables can share the generator.
+
+A profile of 100k functions has 100k items, so both steps work on whole
+arrays: the replay sorts the items once per rehash instead of moving them
+one by one, and the payload is assembled from streams (bucket sizes, hashes,
+the caller's pieces) in one pass per stream.
 """
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.formats._binary import ByteWriter
 
+Ints = npt.NDArray[np.int64]
+Bytes = npt.NDArray[np.uint8]
+
 _INITIAL_BUCKETS = 64
 _U16_MAX = 0xFFFF
-_ITEM_HASH = struct.Struct("<Q")
-_BUCKET_LENGTH = struct.Struct("<H")
 
 
 def target_buckets(num_entries: int) -> int:
@@ -33,14 +40,57 @@ def target_buckets(num_entries: int) -> int:
     return 1 << ((num_entries * 4 // 3).bit_length())
 
 
-def _rehash(buckets: list[list[int]], size: int, hashes: Sequence[int]) -> list[list[int]]:
-    # chains are stored tail-first (list end = head) so "prepend" is an append
-    new: list[list[int]] = [[] for _ in range(size)]
-    mask = size - 1
-    for chain in buckets:
-        for item in reversed(chain):
-            new[hashes[item] & mask].append(item)
-    return new
+@dataclass(frozen=True)
+class BucketOrder:
+    """Where the generator puts each item: the emitted order and bucket of every item."""
+
+    num_buckets: int
+    items: Ints  # item indexes in emission order: bucket by bucket, each chain head first
+    buckets: Ints  # the bucket of each emitted item (ascending)
+
+
+def _bucket_of(hashes: npt.NDArray[np.uint64], items: Ints, size: int) -> Ints:
+    return (hashes[items] & np.uint64(size - 1)).astype(np.int64)
+
+
+def _rehashed(seq: Ints, hashes: npt.NDArray[np.uint64], size: int) -> Ints:
+    """``resize``: walking the old chains in order and prepending reverses each new chain."""
+    count = len(seq)
+    key = _bucket_of(hashes, seq, size) * (count + 1) + (count - np.arange(count))
+    return seq[np.argsort(key)]
+
+
+def bucket_order(hashes: Sequence[int] | npt.NDArray[np.uint64]) -> BucketOrder:
+    """The generator's layout after inserting ``hashes`` in this order.
+
+    ``seq`` always holds the items in traversal order (bucket ascending, chain
+    head first).  Items inserted between two rehashes go on top of their
+    chains, the later ones first; a rehash rebuilds each chain reversed.
+    """
+    keys = np.asarray(hashes, dtype=np.uint64)
+    count = len(keys)
+    seq = np.zeros(0, dtype=np.int64)
+    size = _INITIAL_BUCKETS
+    lo = 0
+    while True:
+        hi = min(count, 3 * size // 4 - 1)  # item hi is the first to see the table 3/4 full
+        if hi > lo:
+            new = np.arange(lo, hi, dtype=np.int64)
+            both = np.concatenate([seq, new])
+            # within a chain: the new items, later inserts first, then the older items
+            rank = np.concatenate([hi + np.arange(len(seq)), hi - 1 - new])
+            key = _bucket_of(keys, both, size) * (len(seq) + hi + 1) + rank
+            seq = both[np.argsort(key)]
+        if hi >= count:
+            break
+        seq = _rehashed(seq, keys, 2 * size)
+        size *= 2
+        lo = hi
+    target = target_buckets(count)
+    if target != size:
+        seq = _rehashed(seq, keys, target)
+        size = target
+    return BucketOrder(size, seq, _bucket_of(keys, seq, size))
 
 
 def bucket_layout(hashes: Sequence[int]) -> list[list[int]]:
@@ -49,40 +99,89 @@ def bucket_layout(hashes: Sequence[int]) -> list[list[int]]:
     ``len(result)`` is the emitted NumBuckets; bucket ``i`` holds the items
     whose ``hash & (NumBuckets - 1) == i``.
     """
-    buckets: list[list[int]] = [[] for _ in range(_INITIAL_BUCKETS)]
-    for index, key_hash in enumerate(hashes):
-        if (index + 1) * 4 >= len(buckets) * 3:
-            buckets = _rehash(buckets, 2 * len(buckets), hashes)
-        buckets[key_hash & (len(buckets) - 1)].append(index)
-    target = target_buckets(len(hashes))
-    if target != len(buckets):
-        buckets = _rehash(buckets, target, hashes)
-    return [chain[::-1] for chain in buckets]
+    order = bucket_order(hashes)
+    layout: list[list[int]] = [[] for _ in range(order.num_buckets)]
+    for item, bucket in zip(order.items.tolist(), order.buckets.tolist(), strict=True):
+        layout[bucket].append(item)
+    return layout
+
+
+def interleave(
+    streams: Sequence[npt.NDArray[np.generic]], seg_stream: npt.NDArray[np.int8], seg_len: Ints
+) -> npt.NDArray[np.generic]:
+    """Segments taken in turn from ``streams``: segment ``i`` is the next ``seg_len[i]``
+    elements of stream ``seg_stream[i]``.  Each stream must hold exactly its segments."""
+    labels = np.repeat(seg_stream, seg_len)
+    out = np.empty(len(labels), dtype=streams[0].dtype)
+    for index, stream in enumerate(streams):
+        if len(stream):
+            out[labels == index] = stream
+    return out
+
+
+def emit_items(
+    out: ByteWriter,
+    order: BucketOrder,
+    hashes: npt.NDArray[np.uint64],
+    pieces: Sequence[tuple[Bytes, Ints]],
+) -> int:
+    """Write payload, padding and table; return the table's offset (LLVM's ``TableOff``).
+
+    Everything is in emission order (``order.items``): ``hashes[i]`` is the
+    i-th emitted item's hash, and its bytes after the hash are the i-th chunk
+    of each piece in turn (a piece is a byte stream and its chunk lengths).
+    """
+    count = len(order.items)
+    buckets = order.buckets
+    first = np.ones(count, dtype=bool)
+    first[1:] = buckets[1:] != buckets[:-1]
+    chain = np.bincount(buckets, minlength=order.num_buckets)
+    if count and int(chain.max()) > _U16_MAX:
+        bucket = int(np.argmax(chain))
+        raise ValueError(f"bucket {bucket} holds {chain[bucket]} items; LLVM stores a u16 count")
+    heads = buckets[first]
+    streams: list[Bytes] = [
+        chain[heads].astype("<u2").view(np.uint8),
+        np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8),
+        *(np.asarray(data, dtype=np.uint8) for data, _ in pieces),
+    ]
+    per_item = 2 + len(pieces)  # the hash and the pieces; a bucket's first item adds its count
+    nseg = per_item + first.astype(np.int64)
+    start = np.cumsum(nseg) - nseg
+    seg_stream = np.zeros(int(nseg.sum()), dtype=np.int8)
+    seg_len = np.zeros(len(seg_stream), dtype=np.int64)
+    seg_len[start[first]] = 2
+    base = start + first
+    seg_stream[base] = 1
+    seg_len[base] = 8
+    item_size = 2 * first.astype(np.int64) + 8
+    for k, (_, lengths) in enumerate(pieces):
+        seg_stream[base + 1 + k] = 2 + k
+        seg_len[base + 1 + k] = lengths
+        item_size += lengths
+    payload_at = len(out)
+    offsets = np.zeros(order.num_buckets, dtype=np.int64)
+    offsets[heads] = payload_at + (np.cumsum(item_size) - item_size)[first]
+    if count:
+        out.bytes(interleave(streams, seg_stream, seg_len).data)
+    out.align8()
+    table = len(out)
+    out.u64(order.num_buckets)
+    out.u64(count)
+    out.bytes(offsets.astype("<u8").tobytes())
+    return table
 
 
 def emit(out: ByteWriter, hashes: Sequence[int], items: Sequence[bytes]) -> int:
-    """Write payload, padding and table; return the table's offset (LLVM's ``TableOff``).
+    """:func:`emit_items` for items given as bytes in insertion order.
 
     ``items[i]`` is everything written after item ``i``'s hash.
     """
     if len(hashes) != len(items):
         raise ValueError("one hash per item is required")
-    layout = bucket_layout(hashes)
-    offsets = [0] * len(layout)
-    buf = out.buf
-    for bucket, chain in enumerate(layout):
-        if not chain:
-            continue
-        if len(chain) > _U16_MAX:
-            raise ValueError(f"bucket {bucket} holds {len(chain)} items; LLVM stores a u16 count")
-        offsets[bucket] = len(buf)
-        buf += _BUCKET_LENGTH.pack(len(chain))
-        for item in chain:
-            buf += _ITEM_HASH.pack(hashes[item])
-            buf += items[item]
-    out.align8()
-    table = len(out)
-    out.u64(len(layout))
-    out.u64(len(hashes))
-    out.bytes(np.asarray(offsets, dtype="<u8").tobytes())
-    return table
+    order = bucket_order(hashes)
+    emitted = order.items.tolist()
+    data = np.frombuffer(b"".join(items[i] for i in emitted), dtype=np.uint8)
+    lengths = np.array([len(items[i]) for i in emitted], dtype=np.int64)
+    keys = np.asarray(hashes, dtype=np.uint64)[order.items]
+    return emit_items(out, order, keys, [(data, lengths)])

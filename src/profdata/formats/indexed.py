@@ -323,12 +323,14 @@ class ItemListing(NamedTuple):
 class IndexedRecords(Sequence[InstrRecord]):
     """Records in hash-table payload order, decoded on demand.
 
-    Iteration streams through the payload.  ``len()`` and indexing first build
-    an index (one pass over the item headers and record sizes, no counters
-    decoded) that later iterations reuse instead of walking the table again;
-    ``list(records)`` asks for ``len()`` first, so it pays for exactly one
-    walk plus the decoding.  The last decoded item is cached for sequential
-    indexing.
+    Items are located and all records decoded in bulk with numpy
+    (:meth:`listing`, :meth:`bulk`; see :mod:`~profdata.formats.indexed_columns`)
+    when the payload is laid out the way every LLVM writer lays it out and
+    every record checks out.  Otherwise iteration streams through the payload
+    item by item and stops at the first bad one with LLVM's error, and
+    ``len()`` and indexing first build an index (one pass over the item
+    headers and record sizes, no counters decoded) that later iterations
+    reuse.  The last decoded item is cached for sequential indexing.
     """
 
     def __init__(self, table: OnDiskHashTable, decoder: RecordDecoder) -> None:
@@ -367,7 +369,7 @@ class IndexedRecords(Sequence[InstrRecord]):
     def __iter__(self) -> Iterator[InstrRecord]:
         bulk = self.bulk()
         if bulk is not None:
-            return iter(bulk.records(self._decoder.value_sites))
+            return iter(bulk.records())
         return self._stream()
 
     def _stream(self) -> Iterator[InstrRecord]:

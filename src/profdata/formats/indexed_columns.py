@@ -13,7 +13,6 @@ error of the first bad item, in LLVM's order.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -21,13 +20,12 @@ import numpy.typing as npt
 
 from profdata.formats._onhash import FileWords, ItemArrays
 from profdata.formats.indexed_layout import IndexedLayout
+from profdata.formats.raw_values import ValueRecords, decode_sites
 from profdata.model.instr import InstrRecord, RecordColumns, ValueSite, spans
 from profdata.model.kinds import ValueKind
 from profdata.model.names import ENCODING, ERRORS
 
 Ints = npt.NDArray[np.int64]
-#: decodes one record's ValueProfData at a position (item data ending at the end) into sites
-SiteDecoder = Callable[[str, int, int, dict[ValueKind, list[ValueSite]]], object]
 
 _VALUE_KINDS = int(max(ValueKind)) + 1  # IPVK_Last + 1
 _NO_VALUE_DATA = 8  # ValueProfData{TotalSize 8, NumValueKinds 0} read as one u64
@@ -71,7 +69,8 @@ def gather_counts(words: FileWords, starts: Ints, lengths: Ints) -> npt.NDArray[
     firsts = np.cumsum(lengths) - lengths
     at = np.repeat(starts - 8 * firsts, lengths)
     at += np.arange(0, 8 * total, 8, dtype=np.int64)
-    return words.at[at]
+    counts: npt.NDArray[np.uint64] = words.at[at]
+    return counts
 
 
 @dataclass(eq=False)
@@ -91,27 +90,31 @@ class BulkRecords:
     #: where each record's ValueProfData starts; -1 when it has none (or the version none)
     value_at: Ints
     item_end: Ints  # the end of each record's item data
-    bitmap_data: memoryview  # the file, which the offsets index
+    data: memoryview  # the file, which the offsets index
 
-    def records(self, value_sites: SiteDecoder) -> list[InstrRecord]:
+    def records(self) -> list[InstrRecord]:
         """The records; like item-by-item decoding, their counters are views of the file."""
         cols = self.columns
         count = len(cols)
-        raw = np.frombuffer(self.bitmap_data, dtype=np.uint8)
+        raw = np.frombuffer(self.data, dtype=np.uint8)
         bitmaps = [b""] * count
-        if bool(self.num_bitmap.any()):
-            for i in np.flatnonzero(self.num_bitmap).tolist():
-                at = int(self.bitmap_at[i])
-                words = raw[at : at + 8 * int(self.num_bitmap[i])].view("<u8")
-                bitmaps[i] = words.astype(np.uint8).tobytes()  # LLVM keeps the low byte
+        for i in np.flatnonzero(self.num_bitmap).tolist():
+            at = int(self.bitmap_at[i])
+            words = raw[at : at + 8 * int(self.num_bitmap[i])].view("<u8")
+            bitmaps[i] = words.astype(np.uint8).tobytes()  # LLVM keeps the low byte
         sites: list[dict[ValueKind, list[ValueSite]]] = [{} for _ in range(count)]
-        names = cols.names
-        for i in np.flatnonzero(self.value_at >= 0).tolist():
-            value_sites(names[i], int(self.value_at[i]), int(self.item_end[i]), sites[i])
+        with_values = np.flatnonzero(self.value_at >= 0)
+        found = _value_data(
+            FileWords(self.data), self.value_at[with_values], self.item_end[with_values]
+        )
+        if found is not None:
+            decoded = decode_sites(self.data, "<", found[1], len(with_values))
+            for i, record_sites in zip(with_values.tolist(), decoded, strict=True):
+                sites[i] = record_sites
         starts = self.counts_at.tolist()
         ends = (self.counts_at + 8 * cols.lengths).tolist()
         views = [raw[a:b].view("<u8") for a, b in zip(starts, ends, strict=True)]
-        return list(map(InstrRecord, names, cols.hashes.tolist(), views, bitmaps, sites))
+        return list(map(InstrRecord, cols.names, cols.hashes.tolist(), views, bitmaps, sites))
 
 
 def decode_bulk(
@@ -129,7 +132,8 @@ def decode_bulk(
             return None
         at = begin[live]
         none = np.full(len(live), -1, dtype=np.int64)
-        steps.append((live, words.u64(at)[:, 0], at + 8, size[live] // 8 - 1, none, none * 0, none))
+        zero = np.zeros(len(live), dtype=np.int64)
+        steps.append((live, words.u64(at)[:, 0], at + 8, size[live] // 8 - 1, none, zero, none))
         live = live[:0]
     pos = begin[live]
     while len(live):
@@ -156,11 +160,11 @@ def decode_bulk(
             pos = pos + 8 * num_bitmap
         value_at = np.full(len(live), -1, dtype=np.int64)
         if layout.has_value_data:
-            after = _skip_value_data(words, pos, stop)
-            if after is None:
+            found = _value_data(words, pos, stop)
+            if found is None:
                 return None
-            value_at = np.where(after - pos > 8, pos, -1)
-            pos = after
+            value_at = np.where(found[0] - pos > 8, pos, -1)
+            pos = found[0]
         steps.append((live, head[:, 0], counts_at, num_counts, bitmap_at, num_bitmap, value_at))
         more = pos < stop
         live, pos = live[more], pos[more]
@@ -187,14 +191,16 @@ def decode_bulk(
     )
 
 
-def _skip_value_data(words: FileWords, pos: Ints, stop: Ints) -> Ints | None:
-    """Where each record's ``ValueProfData`` ends (``RecordDecoder._value_prof``'s checks)."""
+def _value_data(words: FileWords, pos: Ints, stop: Ints) -> tuple[Ints, ValueRecords] | None:
+    """Where each record's ``ValueProfData`` ends, and the kind records inside them.
+
+    None where ``RecordDecoder.value_sites`` would fail; the kind records'
+    ``blob`` is the index into ``pos``.
+    """
     if bool(np.any(stop - pos < 8)):
         return None
     head = words.u64(pos)[:, 0]
     empty = head == np.uint64(_NO_VALUE_DATA)
-    if empty.all():
-        return pos + 8
     out = pos + 8
     full = np.flatnonzero(~empty)
     at, head, left = pos[full], head[full], (stop - pos)[full]
@@ -204,15 +210,16 @@ def _skip_value_data(words: FileWords, pos: Ints, stop: Ints) -> Ints | None:
         return None
     value_end = at + total
     cursor = at + 8
-    for k in range(int(kinds.max())):
+    found: list[tuple[Ints, ...]] = []
+    for k in range(int(kinds.max(initial=0))):
         live = np.flatnonzero(kinds > k)
         p, vend = cursor[live], value_end[live]
         if bool(np.any(vend - p < 8)):
             return None
         record = words.u64(p)[:, 0]
-        kind = record & _LOW32
+        kind = (record & _LOW32).astype(np.int64)
         num_sites = (record >> np.uint64(32)).astype(np.int64)
-        if bool(np.any(kind >= np.uint64(_VALUE_KINDS))):
+        if bool(np.any(kind >= _VALUE_KINDS)):
             return None
         header = (8 + num_sites + 7) & ~7
         if bool(np.any(header > vend - p)):
@@ -224,6 +231,24 @@ def _skip_value_data(words: FileWords, pos: Ints, stop: Ints) -> Ints | None:
         num_values = sums[ends] - sums[ends - num_sites]
         if bool(np.any(16 * num_values > vend - p - header)):
             return None
+        found.append(
+            (full[live], np.full(len(live), k), kind, p + 8, num_sites, p + header, num_values)
+        )
         cursor[live] = p + header + 16 * num_values
     out[full] = value_end
-    return out
+    return out, _kind_records(found)
+
+
+def _kind_records(found: list[tuple[Ints, ...]]) -> ValueRecords:
+    """The kind records found step by step, in record order then file order."""
+    none = np.zeros(0, dtype=np.int64)
+    if not found:
+        return ValueRecords(none, none, none, none, none, none, none)
+    owner, ordinal, kind, sites_at, num_sites, values_at, num_values = (
+        np.concatenate(column) for column in zip(*found, strict=True)
+    )
+    order = np.lexsort((ordinal, owner))
+    return ValueRecords(
+        owner[order], kind[order], sites_at[order], num_sites[order], values_at[order],
+        num_values[order], none,
+    )  # fmt: skip

@@ -18,6 +18,12 @@ merged profile in first-seen order (what ``InstrProfWriter.to_profile()``
 returns) and applies ``--sparse`` itself: LLVM 14/16 drop sparse names only
 while walking the full ``StringMap``, so the dropped names still shape the order.
 
+The records are written from a :class:`RecordTable` -- every record's
+counters, bitmap bytes and value sites as flat numpy columns -- so a profile
+of 100k functions is encoded with a few dozen array operations rather than
+100k Python-level encodings.  A fast merge hands over such a table directly
+(:class:`TableProfile`); any other profile's records are flattened first.
+
 Versions that no supported release writes (1-6, 8, 10, 11) get their own
 layout but the generator and summary rules of ``release``; the releases that
 once wrote them are not reproduced byte for byte, but LLVM 22 reads each back.
@@ -27,8 +33,12 @@ from __future__ import annotations
 
 import struct
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, replace
+from itertools import chain
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import UsageError
 from profdata.formats import _onhash_write
@@ -41,11 +51,19 @@ from profdata.formats.indexed_layout import (
     IndexedLayout,
     layout,
 )
-from profdata.model.instr import InstrProfile, InstrRecord
-from profdata.model.kinds import ProfileKind
+from profdata.model.instr import (
+    PSEUDO_WARM,
+    InstrProfile,
+    InstrRecord,
+    RecordColumns,
+    ValueSite,
+    spans,
+    value_sites_of,
+)
+from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import md5_hash, name_bytes
-from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_records
+from profdata.model.names import md5_hashes, name_bytes
+from profdata.model.summary import DEFAULT_CUTOFFS, U64, ProfileSummary, summarize_counts
 from profdata.releases import Release
 
 MAX_VALUES_PER_SITE = 255  # SiteCountArray entries are u8
@@ -65,11 +83,201 @@ WRITTEN_FLAGS = (
 #: Bytes of one summary block: 2 counts, the fields, a (cutoff, min, count) triple per cutoff.
 SUMMARY_SIZE = 8 * (2 + len(SUMMARY_FIELDS) + 3 * len(DEFAULT_CUTOFFS))
 
-_U64 = struct.Struct("<Q")
-_U64X2 = struct.Struct("<QQ")
+Ints = npt.NDArray[np.int64]
+U64s = npt.NDArray[np.uint64]
+Bytes = npt.NDArray[np.uint8]
+
 _U32X2 = struct.Struct("<II")
+_KINDS = tuple(ValueKind)
 
 
+# -- the records as columns ---------------------------------------------------------
+@dataclass(eq=False)
+class ValueColumns:
+    """The value sites of many records, flat.
+
+    One *row* per (record, kind) with at least one site, ordered by record
+    then kind: ``row_sites[j]`` sites, whose value counts follow in
+    ``site_lengths``; the (value, count) pairs of all sites follow in
+    ``values`` / ``counts``.
+    """
+
+    row_record: Ints
+    row_kind: Ints
+    row_sites: Ints
+    site_lengths: Ints
+    values: U64s
+    counts: U64s
+
+    @classmethod
+    def empty(cls) -> ValueColumns:
+        none = np.zeros(0, dtype=np.int64)
+        return cls(none, none, none, none, np.zeros(0, np.uint64), np.zeros(0, np.uint64))
+
+    @classmethod
+    def of(cls, records: Sequence[InstrRecord]) -> ValueColumns:
+        rows: list[tuple[int, int, int]] = []
+        sites: list[ValueSite] = []
+        for index, rec in enumerate(records):
+            if not rec.value_sites:
+                continue
+            for kind, lst in rec.sites_by_kind().items():
+                rows.append((index, int(kind), len(lst)))
+                sites.extend(lst)
+        if not rows:
+            return cls.empty()
+        row = np.array(rows, dtype=np.int64).reshape(-1, 3)
+        lengths = np.fromiter(map(len, sites), dtype=np.int64, count=len(sites))
+        total = int(lengths.sum())
+        flat = np.fromiter(
+            chain.from_iterable(chain.from_iterable(sites)), dtype=np.uint64, count=2 * total
+        )
+        return cls(row[:, 0], row[:, 1], row[:, 2], lengths, flat[0::2], flat[1::2])
+
+    def site_starts(self) -> Ints:
+        """Index of each row's first site in ``site_lengths``."""
+        return np.cumsum(self.row_sites) - self.row_sites
+
+    def value_starts(self) -> tuple[Ints, Ints]:
+        """Each row's first value and number of values."""
+        bounds = np.zeros(len(self.site_lengths) + 1, dtype=np.int64)
+        np.cumsum(self.site_lengths, out=bounds[1:])
+        first = self.site_starts()
+        return bounds[first], bounds[first + self.row_sites] - bounds[first]
+
+    def select(self, keep: npt.NDArray[np.bool_]) -> ValueColumns:
+        """The rows of the records where ``keep`` is true, renumbered."""
+        rows = keep[self.row_record]
+        renumber = np.cumsum(keep) - 1
+        first, nvalues = self.value_starts()
+        sites = spans(self.site_starts()[rows], self.row_sites[rows])
+        values = spans(first[rows], nvalues[rows])
+        return ValueColumns(
+            renumber[self.row_record[rows]],
+            self.row_kind[rows],
+            self.row_sites[rows],
+            self.site_lengths[sites],
+            self.values[values],
+            self.counts[values],
+        )
+
+
+@dataclass(eq=False)
+class RecordTable:
+    """Records as parallel columns, in the merge's first-seen order.
+
+    ``name_hashes`` may carry the MD5 of each record's name when the caller
+    already has it (a raw profile's NameRefs), saving 100k MD5 calls.
+    """
+
+    columns: RecordColumns
+    bitmap_lengths: Ints
+    bitmaps: Bytes
+    values: ValueColumns
+    name_hashes: U64s | None = None
+
+    def __len__(self) -> int:
+        return len(self.columns)
+
+    @classmethod
+    def of(cls, records: Sequence[InstrRecord]) -> RecordTable:
+        bitmaps = [rec.bitmap for rec in records]
+        return cls(
+            RecordColumns.of(records),
+            np.fromiter(map(len, bitmaps), dtype=np.int64, count=len(bitmaps)),
+            np.frombuffer(b"".join(bitmaps), dtype=np.uint8),
+            ValueColumns.of(records),
+        )
+
+    def bitmap_starts(self) -> Ints:
+        return np.cumsum(self.bitmap_lengths) - self.bitmap_lengths
+
+    def has_data(self) -> npt.NDArray[np.bool_]:
+        """``shouldEncodeData`` per record: a non-zero counter or bitmap byte."""
+        cols = self.columns
+        return _any_per_record(cols.counts != 0, cols.starts, cols.lengths) | _any_per_record(
+            self.bitmaps != 0, self.bitmap_starts(), self.bitmap_lengths
+        )
+
+    def select(self, keep: npt.NDArray[np.bool_]) -> RecordTable:
+        """The records where ``keep`` is true, in order."""
+        return RecordTable(
+            self.columns.select(keep),
+            self.bitmap_lengths[keep],
+            self.bitmaps[np.repeat(keep, self.bitmap_lengths)],
+            self.values.select(keep),
+            None if self.name_hashes is None else self.name_hashes[keep],
+        )
+
+    def records(self) -> list[InstrRecord]:
+        """The table as :class:`InstrRecord` objects (counters are views of the table's)."""
+        cols = self.columns
+        counts = cols.counts
+        ends = (cols.starts + cols.lengths).tolist()
+        bstarts = self.bitmap_starts().tolist()
+        bends = (self.bitmap_starts() + self.bitmap_lengths).tolist()
+        raw_bitmaps = self.bitmaps.tobytes()
+        vals = self.values
+        sites = value_sites_of(
+            zip(vals.values.tolist(), vals.counts.tolist(), strict=True),
+            vals.site_lengths.tolist(),
+        )
+        by_record: list[dict[ValueKind, list[ValueSite]]] = [{} for _ in range(len(cols))]
+        at = 0
+        for rec, kind, num in zip(
+            vals.row_record.tolist(), vals.row_kind.tolist(), vals.row_sites.tolist(), strict=True
+        ):
+            by_record[rec][_KINDS[kind]] = sites[at : at + num]
+            at += num
+        return [
+            InstrRecord(name, fhash, counts[start:end], raw_bitmaps[bstart:bend], value_sites)
+            for name, fhash, start, end, bstart, bend, value_sites in zip(
+                cols.names, cols.hashes.tolist(), cols.starts.tolist(), ends, bstarts, bends,
+                by_record, strict=True,
+            )
+        ]  # fmt: skip
+
+
+def _any_per_record(
+    flags: npt.NDArray[np.bool_], starts: Ints, lengths: Ints
+) -> npt.NDArray[np.bool_]:
+    seen = np.zeros(len(flags) + 1, dtype=np.int64)
+    np.cumsum(flags, out=seen[1:])
+    result: npt.NDArray[np.bool_] = seen[starts + lengths] > seen[starts]
+    return result
+
+
+class TableProfile(InstrProfile):
+    """A merged profile held as a :class:`RecordTable`; its records are built on first use."""
+
+    def __init__(self, *, table: RecordTable, **fields: Any) -> None:
+        self._records: Sequence[InstrRecord] | None = None
+        super().__init__(records=[], **fields)
+        self._records = None
+        self.table = table
+
+    @property
+    def records(self) -> Sequence[InstrRecord]:
+        if self._records is None:
+            self._records = self.table.records()
+        return self._records
+
+    @records.setter
+    def records(self, value: Sequence[InstrRecord]) -> None:
+        self._records = value
+
+    def columns(self) -> RecordColumns:
+        return self.table.columns
+
+
+def record_table(profile: InstrProfile) -> RecordTable:
+    """The profile's records as a table (free for a :class:`TableProfile`)."""
+    if isinstance(profile, TableProfile):
+        return profile.table
+    return RecordTable.of(profile.records)
+
+
+# -- the writer -------------------------------------------------------------------------
 def write_indexed(
     profile: InstrProfile,
     *,
@@ -88,25 +296,28 @@ def write_indexed(
     kind = ProfileKind(profile.kind & WRITTEN_FLAGS)
     if kind & ProfileKind.MEMPROF and lay.has_memprof:
         raise UsageError("writing the MemProf section of indexed profiles is not supported")
-    groups = _group_by_name(profile.records, lay)
-    names = _insertion_order(groups, release, sparse)
+    table = record_table(profile)
+    plan = _plan(table, lay, release, sparse)
     out = ByteWriter()
     header_at = len(out)
     out.zeros(lay.header_size)
     summary_at = len(out)
     if lay.has_summary:
         out.zeros(SUMMARY_SIZE * (2 if kind & ProfileKind.CS else 1))
-    written: list[InstrRecord] = []
-    hashes: list[int] = []
-    items: list[bytes] = []
-    for name in names:
-        records = _densemap_ordered(groups[name], release)
-        written.extend(records)
-        key = name_bytes(name)
-        data = b"".join(_encode_record(rec, lay, release) for rec in records)
-        hashes.append(md5_hash(name))
-        items.append(_U64X2.pack(len(key), len(data)) + key + data)
-    offsets = {"hash_offset": _onhash_write.emit(out, hashes, items)}
+    keys, key_lengths = plan.key_bytes()
+    data, data_lengths = _record_data(table, plan, lay, release)
+    offsets = {
+        "hash_offset": _onhash_write.emit_items(
+            out,
+            plan.order,
+            plan.item_hashes,
+            [
+                (_item_lengths(key_lengths, data_lengths), np.full(len(key_lengths), 16)),
+                (keys, key_lengths),
+                (data, data_lengths),
+            ],
+        )
+    }
     if lay.has_binary_ids:
         offsets["binary_id_offset"] = len(out)
         _write_binary_ids(out, profile.binary_ids)
@@ -116,103 +327,251 @@ def write_indexed(
     if lay.has_temporal_traces and kind & ProfileKind.TEMPORAL:
         offsets["temporal_prof_traces_offset"] = len(out)
         _write_traces(out, profile)
-    header = _header_words(lay, kind, written, offsets)
-    out.patch_words(header_at, header)
+    written = plan.records
+    out.patch_words(header_at, _header_words(lay, kind, table, written, offsets))
     if lay.has_summary:
         cs = bool(kind & ProfileKind.CS)
-        _patch_summaries(out, summary_at, written, cs, not release.summary_skips_pseudo_records)
+        legacy = not release.summary_skips_pseudo_records
+        _patch_summaries(out, summary_at, table, written, cs, legacy)
     return out.getvalue()
 
 
 # -- orders -------------------------------------------------------------------
-def _group_by_name(
-    records: Iterable[InstrRecord], lay: IndexedLayout
-) -> dict[str, list[InstrRecord]]:
-    groups: dict[str, list[InstrRecord]] = {}
-    for rec in records:
-        group = groups.setdefault(rec.name, [])
-        if any(other.hash == rec.hash for other in group):
-            raise ValueError(
-                f"{rec.name!r} has two records with hash {rec.hash:#x}; merge them before writing"
-            )
-        if group and not lay.multiple_records_per_name:
-            raise ValueError(
-                f"{rec.name!r} has several records; "
-                f"indexed version {lay.version} holds one per name"
-            )
-        group.append(rec)
-    return groups
+@dataclass
+class _Plan:
+    """Which records are written, in which order, under which hash-table items."""
+
+    keys: list[bytes]  # the name of each item, in emission order
+    order: _onhash_write.BucketOrder
+    item_hashes: U64s  # MD5 of each emitted item's name
+    item_records: Ints  # records per emitted item
+    records: Ints  # table rows in written order
+
+    def key_bytes(self) -> tuple[Bytes, Ints]:
+        lengths = np.fromiter(map(len, self.keys), dtype=np.int64, count=len(self.keys))
+        return np.frombuffer(b"".join(self.keys), dtype=np.uint8), lengths
 
 
-def _has_data(records: Sequence[InstrRecord]) -> bool:
-    """``InstrProfWriter::shouldEncodeData`` for ``--sparse``."""
-    return any(bool(rec.counts.any()) or any(rec.bitmap) for rec in records)
+def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
+    names = table.columns.names
+    hashes = table.columns.hashes
+    group_of: dict[str, int] = {}
+    gid = np.fromiter(
+        (group_of.setdefault(name, len(group_of)) for name in names),
+        dtype=np.int64,
+        count=len(names),
+    )
+    groups = list(group_of)
+    sizes = np.bincount(gid, minlength=len(groups))
+    by_group = np.argsort(gid, kind="stable")  # records of each name, first seen first
+    group_start = np.cumsum(sizes) - sizes
+    _check_unique(names, hashes, gid, by_group, sizes, lay)
+    keep = None
+    if sparse:
+        keep = np.bincount(gid, weights=table.has_data(), minlength=len(groups)) > 0
+    encoded = [name_bytes(name) for name in groups]
+    insertion = _insertion_order(encoded, keep, release)
+    if table.name_hashes is not None:
+        name_hash = table.name_hashes[by_group[group_start]]
+    else:
+        name_hash = np.array(md5_hashes(encoded), dtype=np.uint64)
+    order = _onhash_write.bucket_order(name_hash[insertion])
+    items = insertion[order.items]
+    item_records = sizes[items]
+    written = by_group[spans(group_start[items], item_records)]
+    if len(items) and int(item_records.max()) > 1:
+        written = _densemap_ordered(written, item_records, hashes, release)
+    return _Plan(
+        [encoded[g] for g in items.tolist()], order, name_hash[items], item_records, written
+    )
+
+
+def _check_unique(
+    names: list[str], hashes: U64s, gid: Ints, by_group: Ints, sizes: Ints, lay: IndexedLayout
+) -> None:
+    """One record per (name, FuncHash), and one per name before indexed version 2."""
+    if not len(names) or int(sizes.max()) == 1:
+        return
+    order = np.lexsort((np.arange(len(gid)), hashes, gid))
+    same = (gid[order][1:] == gid[order][:-1]) & (hashes[order][1:] == hashes[order][:-1])
+    if same.any():
+        index = int(order[1:][same].min())
+        raise ValueError(
+            f"{names[index]!r} has two records with hash {int(hashes[index]):#x}; "
+            "merge them before writing"
+        )
+    if not lay.multiple_records_per_name:
+        second = by_group[(np.cumsum(sizes) - sizes + 1)[sizes > 1]]
+        index = int(second.min())
+        raise ValueError(
+            f"{names[index]!r} has several records; "
+            f"indexed version {lay.version} holds one per name"
+        )
 
 
 def _insertion_order(
-    groups: dict[str, list[InstrRecord]], release: Release, sparse: bool
-) -> list[str]:
-    """Names in the order LLVM inserts them into the on-disk hash table generator."""
+    encoded: list[bytes], keep: npt.NDArray[np.bool_] | None, release: Release
+) -> Ints:
+    """Names (indexes into ``encoded``) in the order LLVM inserts them into the generator."""
     if release.sorted_name_insertion:
-        keep = [n for n, recs in groups.items() if not sparse or _has_data(recs)]
-        return sorted(keep, key=name_bytes)
-    names = list(groups)
-    order = stringmap_order([name_bytes(n) for n in names], xxh3=release.stringmap_xxh3_hash)
-    return [names[i] for i in order if not sparse or _has_data(groups[names[i]])]
+        candidates = range(len(encoded)) if keep is None else np.flatnonzero(keep).tolist()
+        order = sorted(candidates, key=encoded.__getitem__)
+    else:
+        order = stringmap_order(encoded, xxh3=release.stringmap_xxh3_hash)
+        if keep is not None:
+            order = [g for g in order if keep[g]]
+    return np.array(order, dtype=np.int64)
 
 
-def _densemap_ordered(records: list[InstrRecord], release: Release) -> list[InstrRecord]:
-    if len(records) == 1:
-        return records
-    order = small_densemap_order([r.hash for r in records], mix=release.densemap_mix_hash)
-    return [records[i] for i in order]
+def _densemap_ordered(written: Ints, item_records: Ints, hashes: U64s, release: Release) -> Ints:
+    """The records of each name in ``SmallDenseMap`` order (names with one record stay)."""
+    written = written.copy()
+    starts = np.cumsum(item_records) - item_records
+    for start, size in zip(starts.tolist(), item_records.tolist(), strict=True):
+        if size > 1:
+            members = written[start : start + size]
+            slots = small_densemap_order(hashes[members].tolist(), mix=release.densemap_mix_hash)
+            written[start : start + size] = members[slots]
+    return written
 
 
 # -- records ------------------------------------------------------------------
-def _encode_record(rec: InstrRecord, lay: IndexedLayout, release: Release) -> bytes:
-    """One record of a name's data (§6.1): hash, counts, bitmap, value data."""
-    counts = np.asarray(rec.counts, dtype="<u8").tobytes()
+def _item_lengths(key_lengths: Ints, data_lengths: Ints) -> Bytes:
+    """Each item's ``KeyLen, DataLen`` words (``InstrProfRecordWriterTrait::EmitKeyDataLength``)."""
+    words = np.empty((len(key_lengths), 2), dtype="<u8")
+    words[:, 0] = key_lengths
+    words[:, 1] = data_lengths
+    return words.reshape(-1).view(np.uint8)
+
+
+def _record_data(
+    table: RecordTable, plan: _Plan, lay: IndexedLayout, release: Release
+) -> tuple[Bytes, Ints]:
+    """Every written record's data (§6.1), in written order, and each item's byte length.
+
+    Each record is hash and counter count, counters, bitmap length and bytes,
+    then its ``ValueProfData``; all of it is whole u64 words, so the words of
+    every record are interleaved from per-part streams in one go.
+    """
+    cols = table.columns
+    recs = plan.records
+    count = len(recs)
+    lengths = cols.lengths[recs]
+    parts: list[tuple[U64s, Ints]] = []  # (stream, words per record) in record order
+    head = [cols.hashes[recs]]
     if lay.has_num_counts:
-        parts = [_U64X2.pack(rec.hash, len(rec.counts)), counts]
-    else:
-        parts = [_U64.pack(rec.hash), counts]
+        head.append(lengths.astype(np.uint64))
+    parts.append((np.stack(head, axis=1).reshape(-1), np.full(count, len(head))))
+    parts.append((_gather(cols.counts, cols.starts[recs], lengths), lengths))
     if lay.has_bitmap:
-        parts.append(_U64.pack(len(rec.bitmap)))
-        parts.append(np.frombuffer(rec.bitmap, dtype=np.uint8).astype("<u8").tobytes())
+        blens = table.bitmap_lengths[recs]
+        parts.append((blens.astype(np.uint64), np.ones(count, dtype=np.int64)))
+        bitmap = _gather(table.bitmaps, table.bitmap_starts()[recs], blens)
+        parts.append((bitmap.astype(np.uint64), blens))
+    rows: list[tuple[U64s, Ints]] = []
+    row_of: Ints = np.zeros(0, dtype=np.int64)
     if lay.has_value_data:
-        parts.append(encode_value_prof_data(rec, release.max_value_kind))
-    return b"".join(parts)
+        blob_head, rows, row_of = _value_prof_data(table.values, recs, release.max_value_kind)
+        parts.append((blob_head, np.ones(count, dtype=np.int64)))
+    fixed = len(parts)
+    per_record = np.full(count, fixed) + 3 * np.bincount(row_of, minlength=count)
+    rec_seg = np.cumsum(per_record) - per_record
+    seg_stream = np.zeros(int(per_record.sum()), dtype=np.int8)
+    seg_len = np.zeros(len(seg_stream), dtype=np.int64)
+    record_words = np.zeros(count, dtype=np.int64)
+    for k, (_, sizes) in enumerate(parts):
+        seg_stream[rec_seg + k] = k
+        seg_len[rec_seg + k] = sizes
+        record_words += sizes
+    if len(row_of):
+        first_row = np.cumsum(np.bincount(row_of, minlength=count))
+        first_row -= np.bincount(row_of, minlength=count)
+        row_seg = rec_seg[row_of] + fixed + 3 * (np.arange(len(row_of)) - first_row[row_of])
+        for k, (_, sizes) in enumerate(rows):
+            seg_stream[row_seg + k] = fixed + k
+            seg_len[row_seg + k] = sizes
+            record_words += np.bincount(row_of, weights=sizes, minlength=count).astype(np.int64)
+    streams = [stream for stream, _ in parts] + [stream for stream, _ in rows]
+    words = _onhash_write.interleave(streams, seg_stream, seg_len).astype("<u8", copy=False)
+    item_of = np.repeat(np.arange(len(plan.item_records)), plan.item_records)
+    item_words = np.bincount(item_of, weights=record_words, minlength=len(plan.item_records))
+    return words.view(np.uint8), 8 * item_words.astype(np.int64)
+
+
+def _gather(flat: npt.NDArray[Any], starts: Ints, lengths: Ints) -> npt.NDArray[Any]:
+    """``flat[starts[i] : starts[i] + lengths[i]]`` for all i, concatenated (a view if in place)."""
+    total = int(lengths.sum())
+    if not len(starts) or total == 0:
+        return flat[:0]
+    first = int(starts[0])
+    if first + total <= len(flat) and bool(np.all(starts[1:] == starts[:-1] + lengths[:-1])):
+        return flat[first : first + total]
+    return flat[spans(starts, lengths)]
+
+
+def _value_prof_data(
+    vals: ValueColumns, recs: Ints, max_kind: int
+) -> tuple[U64s, list[tuple[U64s, Ints]], Ints]:
+    """``ValueProfData::serializeFrom`` of every written record, in little endian.
+
+    Returns each record's header word (TotalSize, NumValueKinds), the three
+    per-row streams (kind header, site counts padded to 8, value pairs) and
+    the written record of each row.  Kinds above the release's ``IPVK_Last``
+    are not written: LLVM's loop over kinds stops there, so 14 and 16
+    silently lose vtable value data.
+    """
+    count = len(recs)
+    position = np.full(int(vals.row_record.max()) + 1 if len(vals.row_record) else 0, -1)
+    known = recs < len(position)
+    position[recs[known]] = np.flatnonzero(known)
+    row_pos = position[vals.row_record]
+    live = (row_pos >= 0) & (vals.row_kind <= max_kind)
+    rows = np.flatnonzero(live)
+    rows = rows[np.argsort(row_pos[rows], kind="stable")]
+    row_of = row_pos[rows]
+    num_sites = vals.row_sites[rows]
+    first_value, num_values = vals.value_starts()
+    site_at = spans(vals.site_starts()[rows], num_sites)
+    site_lengths = vals.site_lengths[site_at]
+    if len(site_lengths) and int(site_lengths.max()) > MAX_VALUES_PER_SITE:
+        raise ValueError(
+            f"a value site holds {int(site_lengths.max())} values "
+            f"(at most {MAX_VALUES_PER_SITE} can be written)"
+        )
+    count_words = (8 + num_sites + 7) // 8 - 1  # site count bytes + padding, in words
+    site_bytes = np.zeros(8 * int(count_words.sum()), dtype=np.uint8)
+    byte_start = 8 * (np.cumsum(count_words) - count_words)
+    site_bytes[spans(byte_start, num_sites)] = site_lengths
+    value_at = spans(first_value[rows], num_values[rows])
+    pairs = np.empty(2 * len(value_at), dtype=np.uint64)
+    pairs[0::2] = vals.values[value_at]
+    pairs[1::2] = vals.counts[value_at]
+    kind_head = vals.row_kind[rows].astype(np.uint64)
+    kind_head |= num_sites.astype(np.uint64) << np.uint64(32)
+    row_bytes = 8 + 8 * count_words + 16 * num_values[rows]
+    total = 8 + np.bincount(row_of, weights=row_bytes, minlength=count).astype(np.uint64)
+    kinds = np.bincount(row_of, minlength=count).astype(np.uint64)
+    blob_head = total | (kinds << np.uint64(32))
+    per_row = [
+        (kind_head, np.ones(len(rows), dtype=np.int64)),
+        (site_bytes.view("<u8").astype(np.uint64), count_words),
+        (pairs, 2 * num_values[rows]),
+    ]
+    return blob_head, per_row, row_of
 
 
 def encode_value_prof_data(rec: InstrRecord, max_kind: int) -> bytes:
-    """``ValueProfData::serializeFrom`` in little endian (``instr-raw.md`` §10.2).
-
-    Kinds above the release's ``IPVK_Last`` are not written: LLVM's loop over
-    kinds stops there, so 14 and 16 silently lose vtable value data.
-    """
-    body: list[bytes] = []
-    num_kinds = 0
-    for kind, sites in rec.sites_by_kind().items():
-        if kind > max_kind:
-            continue
-        num_kinds += 1
-        site_counts = bytearray()
-        values: list[int] = []
-        for site in sites:
-            if len(site) > MAX_VALUES_PER_SITE:
-                raise ValueError(
-                    f"{rec.name!r}: a value site holds {len(site)} values "
-                    f"(at most {MAX_VALUES_PER_SITE} can be written)"
-                )
-            site_counts.append(len(site))
-            for vd in site:
-                values.append(vd.value)
-                values.append(vd.count)
-        body.append(_U32X2.pack(int(kind), len(sites)))
-        body.append(bytes(site_counts) + bytes(pad8(8 + len(sites))))
-        body.append(np.asarray(values, dtype=np.uint64).astype("<u8").tobytes())
-    payload = b"".join(body)
-    return _U32X2.pack(8 + len(payload), num_kinds) + payload
+    """One record's ``ValueProfData`` (``instr-raw.md`` §10.2), as the writer encodes it."""
+    table = RecordTable.of([rec])
+    blob_head, rows, _ = _value_prof_data(table.values, np.zeros(1, np.int64), max_kind)
+    num_rows = len(rows[0][1])
+    seg_stream = np.array([0] + [1, 2, 3] * num_rows, dtype=np.int8)
+    seg_len = np.ones(len(seg_stream), dtype=np.int64)
+    for k, (_, sizes) in enumerate(rows):
+        seg_len[2 + k :: 3] = sizes
+    streams = [blob_head, *(stream for stream, _ in rows)]
+    words = _onhash_write.interleave(streams, seg_stream, seg_len)
+    return words.astype("<u8").tobytes()
 
 
 # -- header and summary -----------------------------------------------------------
@@ -233,26 +592,61 @@ def encode_summary(summary: ProfileSummary) -> list[int]:
     return words
 
 
+def summarize_table(
+    table: RecordTable, rows: Ints, *, legacy_invalid_counts: bool = False
+) -> ProfileSummary:
+    """:func:`~profdata.model.summary.summarize_records` of the table's ``rows``, vectorized.
+
+    Since LLVM 15 records with a pseudo entry count are skipped.  LLVM 14 has
+    no pseudo counts: every record counts as a function but counters equal to
+    2**64-1 ("invalid") stay out of the counts.
+    """
+    cols = table.columns
+    starts, lengths = cols.starts[rows], cols.lengths[rows]
+    live = lengths > 0
+    starts, lengths = starts[live], lengths[live]
+    entry = cols.counts[starts]
+    if not legacy_invalid_counts:
+        real = entry < np.uint64(PSEUDO_WARM)
+        starts, lengths, entry = starts[real], lengths[real], entry[real]
+    num_functions = len(entry)
+    internal = _gather(cols.counts, starts + 1, lengths - 1)
+    if legacy_invalid_counts:
+        entry = entry[entry != np.uint64(U64)]
+        internal = internal[internal != np.uint64(U64)]
+    summary = summarize_counts(entry, internal, DEFAULT_CUTOFFS)
+    if num_functions != summary.num_functions:
+        summary = replace(summary, num_functions=num_functions & 0xFFFFFFFF)
+    return summary
+
+
 def _patch_summaries(
-    out: ByteWriter, at: int, records: list[InstrRecord], cs: bool, legacy: bool
+    out: ByteWriter, at: int, table: RecordTable, written: Ints, cs: bool, legacy: bool
 ) -> None:
     """Both summaries from the written records; CS records (bit 60) only feed the second."""
-    normal = summarize_records((r for r in records if not r.is_cs), legacy_invalid_counts=legacy)
+    is_cs = (table.columns.hashes[written] & np.uint64(CS_HASH_BIT)) != 0
+    normal = summarize_table(table, written[~is_cs], legacy_invalid_counts=legacy)
     out.patch_words(at, encode_summary(normal))
     if cs:
-        context = summarize_records((r for r in records if r.is_cs), legacy_invalid_counts=legacy)
+        context = summarize_table(table, written[is_cs], legacy_invalid_counts=legacy)
         out.patch_words(at + SUMMARY_SIZE, encode_summary(context))
 
 
 def _header_words(
-    lay: IndexedLayout, kind: ProfileKind, written: list[InstrRecord], offsets: dict[str, int]
+    lay: IndexedLayout,
+    kind: ProfileKind,
+    table: RecordTable,
+    written: Ints,
+    offsets: dict[str, int],
 ) -> list[int]:
     values = dict(offsets)
     values["magic"] = MAGIC
     values["version"] = kind.version_word(lay.version)
     values["hash_type"] = HASH_TYPE_MD5
     if lay.max_function_count_in_header:
-        values["unused"] = max((int(r.counts[0]) for r in written if len(r.counts)), default=0)
+        cols = table.columns
+        live = written[cols.lengths[written] > 0]
+        values["unused"] = int(cols.counts[cols.starts[live]].max()) if len(live) else 0
     return [values.get(name, 0) for name in lay.header_fields]
 
 
@@ -287,3 +681,18 @@ def _write_traces(out: ByteWriter, profile: InstrProfile) -> None:
         out.u64(trace.weight)
         out.u64(len(trace.function_hashes))
         out.bytes(np.asarray(trace.function_hashes, dtype=np.uint64).astype("<u8").tobytes())
+
+
+__all__ = [
+    "MAX_VALUES_PER_SITE",
+    "SUMMARY_SIZE",
+    "WRITTEN_FLAGS",
+    "RecordTable",
+    "TableProfile",
+    "ValueColumns",
+    "encode_summary",
+    "encode_value_prof_data",
+    "record_table",
+    "summarize_table",
+    "write_indexed",
+]

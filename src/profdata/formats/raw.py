@@ -811,7 +811,9 @@ class _RecordReader:
             start = self.bitmap.start + int(self.boffsets[index])
             bitmaps[index] = bytes(self.cur.data[start : start + int(self.num_bitmap[index])])
         sites: list[ValueSites] = [{}] * count
-        decoded = decode_sites(self.cur, self.blobs, len(self.blob_rows), self.addresses.translate)
+        decoded = decode_sites(
+            self.cur.data, self.cur.order, self.blobs, len(self.blob_rows), self.addresses.translate
+        )
         for index, blob_sites in zip(self.blob_rows, decoded, strict=True):
             sites[index] = blob_sites
         counts = columns.counts

@@ -101,31 +101,41 @@ def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
 
 
 def decode_sites(
-    cur: ByteReader, records: ValueRecords, blobs: int, translate: Translate
+    data: memoryview,
+    order: str,
+    records: ValueRecords,
+    blobs: int,
+    translate: Translate | None = None,
 ) -> list[ValueSites]:
-    """The value sites of each of ``blobs`` blobs (all of them good)."""
+    """The value sites of each of ``blobs`` blobs (all of them good), from their kind records.
+
+    Works on any alignment and byte order ``order`` ("<" or ">"), so the
+    indexed reader decodes its records' value data (little endian, unaligned,
+    values already name hashes: no ``translate``) with it too.
+    """
     sites: list[ValueSites] = [{} for _ in range(blobs)]
     if not len(records.blob):
         return sites
-    base = int(records.values_at[0]) % 8
-    words = np.frombuffer(
-        cur.data, dtype=f"{cur.order}u8", offset=base, count=(cur.end - base) // 8
-    )
-    raw = np.frombuffer(cur.data, dtype=np.uint8)
+    words = np.ndarray((max(len(data) - 7, 0),), dtype=f"{order}u8", buffer=data, strides=(1,))
+    raw = np.frombuffer(data, dtype=np.uint8)
     site_lengths = iter(raw[spans(records.sites_at, records.num_sites)].tolist())
     pairs: dict[int, tuple[Iterator[int], Iterator[int]]] = {}
     for kind in np.unique(records.kind, return_counts=True)[0].tolist():
         mine = records.kind == kind
-        pair_words = words[
-            spans((records.values_at[mine] - base) // 8, 2 * records.num_values[mine])
-        ].astype(np.uint64)
-        values = translate(kind, pair_words[0::2])
-        pairs[kind] = (iter(values.tolist()), iter(pair_words[1::2].tolist()))
+        at = spans(np.zeros(int(mine.sum()), dtype=np.int64), records.num_values[mine])
+        at = 16 * at + np.repeat(records.values_at[mine], records.num_values[mine])
+        values = words[at].astype(np.uint64)
+        if translate is not None:
+            values = translate(kind, values)
+        counts = words[at + 8].astype(np.uint64)
+        pairs[kind] = (iter(values.tolist()), iter(counts.tolist()))
     for blob, kind, num_sites in zip(
         records.blob.tolist(), records.kind.tolist(), records.num_sites.tolist(), strict=True
     ):
         values_of, counts_of = pairs[kind]
         sites[blob].setdefault(_KINDS[kind], []).extend(
-            value_sites_of(zip(values_of, counts_of, strict=False), islice(site_lengths, num_sites))
+            value_sites_of(
+                zip(values_of, counts_of, strict=False), islice(site_lengths, num_sites)
+            )
         )
     return sites

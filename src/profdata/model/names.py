@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 try:  # CPython's own MD5 (HACL*): for short names its per-call cost is half of OpenSSL's
-    from _md5 import md5 as _md5
+    from _md5 import md5 as _md5  # type: ignore[import-not-found, unused-ignore]
 except ImportError:  # pragma: no cover - builds without it
     _md5 = hashlib.md5
 

@@ -38,6 +38,13 @@ from profdata.model.sample import (
     SampleError,
     SampleProfile,
 )
+from profdata.model.sample_layout import (
+    NestOptions,
+    cold_count_threshold,
+    flatten_profile,
+    nest_contexts,
+    trim_cold_contexts,
+)
 from profdata.ops.merge import FailureMode, InputFailure
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release
@@ -77,6 +84,13 @@ class SampleMergeOptions:
     drop_profile_symbol_list: bool = False
     #: ``--prof-sym-list=FILE``: symbols added to the output's profile symbol list
     prof_sym_list: str | None = None
+    #: CS only: ``--sample-merge-cold-context`` / ``--sample-trim-cold-context``
+    merge_cold_context: bool = False
+    trim_cold_context: bool = False
+    cold_context_frame_depth: int = 1  # --sample-frame-depth-for-cold-context
+    #: ``--convert-sample-profile-layout`` ("flat" or "nest"; LLVM 17+) or "nest" for
+    #: ``--gen-cs-nested-profile`` (14/16)
+    profile_layout: str = ""
 
 
 @dataclass
@@ -173,7 +187,35 @@ def merge_samples(
     if options.prof_sym_list:
         symbols.update(read_symbol_list(options.prof_sym_list))
     merged.symbol_list = tuple(symbols) if symbols else None
+    result.profile = convert_layout(merged, options)
     return result
+
+
+def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> SampleProfile:
+    """Cold-context trimming, then the layout conversion, as ``mergeSampleProfile`` orders them."""
+    release = options.release
+    md5 = release.sample_cs_hash_md5_frames
+    if profile.is_cs and (options.merge_cold_context or options.trim_cold_context):
+        trim_cold_contexts(
+            profile,
+            cold_count_threshold(profile),
+            trim=options.trim_cold_context,
+            merge=options.merge_cold_context,
+            frame_depth=options.cold_context_frame_depth,
+            md5_frames=md5,
+        )
+    if options.profile_layout == "flat":
+        return flatten_profile(profile, md5)
+    if options.profile_layout == "nest" and profile.is_cs:
+        modern = release.sample_nest_removes_call_targets
+        nest = NestOptions(
+            md5_names=md5,
+            remove_call_targets=modern,
+            merged_base_profiles=not modern,
+            mark_duplicated=modern,
+        )
+        return nest_contexts(profile, nest)
+    return profile
 
 
 def _message(exc: ProfdataError) -> str:

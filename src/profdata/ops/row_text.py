@@ -181,9 +181,9 @@ class RowText:
                 for d, s, n in rows:
                     out[d : d + n] = blob[s : s + n]
             else:
-                out[spans(dest, widths)] = blob[:total] if in_order else blob[
-                    spans(src_starts, widths)
-                ]
+                out[spans(dest, widths)] = (
+                    blob[:total] if in_order else blob[spans(src_starts, widths)]
+                )
 
         row_widths = np.zeros(self.rows, dtype=np.int64)
         row_widths[mask] = widths

@@ -10,9 +10,11 @@ the outcome in a :class:`ShowReport`.  Renderers only format a report:
 :mod:`profdata.ops.show_text` prints llvm-profdata's text and
 :mod:`profdata.ops.show_json` the JSON extra, so both honour the same filters.
 
-Per-record maxima and sums and the summary are computed on one concatenated
-counter array, so a profile of 100k functions costs a few numpy calls and one
-light Python pass.
+The records arrive as the profile's :class:`~profdata.model.instr.RecordColumns`
+(names, hashes and one concatenated counter array, built in bulk by the raw
+and indexed readers), so per-record maxima, sums and the summary of 100k
+functions cost a few numpy calls; whole :class:`InstrRecord` objects are only
+built for the value-site statistics and ``--text`` dumps.
 
 Behaviour that belongs to LLVM's *reader* of a format rather than to the model
 (what ``--profile-version`` prints, when ``Binary IDs:`` appears, the text

@@ -165,9 +165,7 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
         skip = 0 if report.is_ir else 1
         listed = np.where(is_function, np.maximum(num_counts - skip, 0), 0)
         text.add_const(b"    Block counts: ", is_function)
-        text.add_lists(
-            cols.all_counts, cols.starts[rows] + skip, listed, is_function, suffix=b"\n"
-        )
+        text.add_lists(cols.all_counts, cols.starts[rows] + skip, listed, is_function, suffix=b"\n")
     if kinds:
         symbols = report.profile.symbols
         text.add_strings([_value_results(r, kinds, symbols) for r in site_records], is_function)

@@ -69,7 +69,7 @@ def as_bytes(text: object) -> bytes:
 
 
 def cases(kind: str) -> list[tuple[int, str, str]]:
-    out = []
+    out: list[tuple[int, str, str]] = []
     for number in RELEASES:
         for name, results in goldens(number).items():
             out.extend((number, name, case) for case in results if case.startswith(kind))
@@ -147,11 +147,14 @@ def test_binary_matches_llvm(number: int, name: str, case: str) -> None:
         return
     profile = read_sample_bytes(source, "in.txt", rel)
     skip = rel.sample_summary_skips_duplicated_into_base
-    assert sample_binary.write(profile, skip_duplicated_into_base=skip).hex() == expected[case]["stdout"]
+    assert (
+        sample_binary.write(profile, skip_duplicated_into_base=skip).hex()
+        == expected[case]["stdout"]
+    )
 
 
 def golden_files(kind: str) -> list[tuple[int, str]]:
-    out = []
+    out: list[tuple[int, str]] = []
     for number in RELEASES:
         for name, results in goldens(number).items():
             result = results.get(kind)

@@ -20,9 +20,7 @@ from profdata.model.sample_summary import summarize_profile, summarize_samples
 
 
 def ctx(*frames: tuple[str, int, int]) -> SampleContext:
-    return SampleContext.of_frames(
-        SampleContextFrame(n, LineLocation(o, d)) for n, o, d in frames
-    )
+    return SampleContext.of_frames(SampleContextFrame(n, LineLocation(o, d)) for n, o, d in frames)
 
 
 def test_saturating_multiply_add_clamps_and_reports() -> None:

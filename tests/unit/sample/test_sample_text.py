@@ -7,14 +7,14 @@ import pytest
 from profdata.errors import MalformedError, SampleDiagnosticError, SampleTextSyntaxError
 from profdata.formats import sample_text
 from profdata.formats.sample_text import parse_head, parse_line
-from profdata.model.sample import LineLocation, SampleContext
+from profdata.model.sample import LineLocation, SampleContext, SampleProfile
 from profdata.releases import release
 
 R22 = release(22)
 R14 = release(14)
 
 
-def read(text: bytes, number: int = 22) -> sample_text.SampleProfile:
+def read(text: bytes, number: int = 22) -> SampleProfile:
     return sample_text.read(text, "p.txt", release(number))
 
 
@@ -91,9 +91,7 @@ def test_syntax_error_names_line_offset_and_field() -> None:
     with pytest.raises(SampleTextSyntaxError) as caught:
         read(b"# c\nmain:100:1\n 1: 10\n 2 20\n")
     err = caught.value
-    assert err.headline() == (
-        "p.txt:4: Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found  2 20"
-    )
+    assert err.headline() == ("p.txt:4: Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found  2 20")
     assert (err.location.line, err.location.offset, err.location.field) == (4, 22, "line_offset")
     assert isinstance(err, SampleDiagnosticError)
 
@@ -161,8 +159,7 @@ def test_writer_vtables_and_flat_marker() -> None:
     text = b"main:10:0\n 1: 5\n 1: vtables b:4 a:3\n 2: inl:3\n  1: 3\n 2: vtables c:1\nf:1:0\n"
     profile = read(text)
     assert sample_text.write(profile) == (
-        b"main:10:0\n 1: 5\n 1: vtables a:3 b:4 \n 2: inl:3\n  1: 3\n 2: vtables c:1 \n"
-        b"f:1:0\n"
+        b"main:10:0\n 1: 5\n 1: vtables a:3 b:4 \n 2: inl:3\n  1: 3\n 2: vtables c:1 \nf:1:0\n"
     )
     flat = sample_text.write(profile, sample_text.TextWriteOptions(mark_flat=True))
     assert flat.endswith(b"f:1:0\n !Flat\n") and b"  1: 3\n 2: vtables c:1 \nf" in flat

@@ -1,0 +1,642 @@
+"""Raw profiles of one binary read as columns: the reader of the fast merge (raw v8, v9, v10).
+
+Every run of one instrumented program writes the same raw profile but for
+the counters, the MC/DC bitmap bytes, the value-profile data and a few
+addresses that ASLR moves (``FunctionPointer``, ``Values``, ``NamesDelta``;
+``instr-raw.md`` §4, §5).  :func:`shape_of` takes the first such profile --
+already checked by :func:`profdata.formats.raw.read` -- apart once into a
+:class:`RawShape`: record names and hashes, where each record's counters and
+bitmap bytes are, the kinds and site counts of every value-profile blob, the
+indirect-call address map.  :func:`read_run` reads another profile of the
+same binary with a handful of whole-array comparisons and gathers and returns
+a :class:`RawRun`, its counters and profiled values in the shape's order.
+
+The comparisons are what make this safe: the header words, the data section
+(addresses masked), the names and binary ids are those of the shape, every
+value blob has the shape's kinds and site counts and exactly the size they
+imply, and nothing but zeros follows the last blob.  ``raw.read`` would then
+accept the file and return the shape's records with these counts and values,
+so anything unexpected makes :func:`read_run` return None and the caller
+reads the file in full -- which also yields the located error of a bad file.
+
+Profiled values are given as small integer ids (:meth:`RawShape.values_of`
+maps them back): a memop size is its own id, an indirect-call target the
+index of its NameRef among the NameRefs the address map can produce, so ids
+order like the values they stand for.  Unsupported here, and left to the
+record-by-record reader: raw versions 5 and 7, vtable value profiling,
+value data not 8-byte aligned, several profiles in one file.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.formats._binary import ByteReader
+from profdata.formats.raw_layout import (
+    UNSET_TIMESTAMPS,
+    VERSION_MASK,
+    RawHeader,
+    RawLayout,
+    detect_magic,
+    raw_layout,
+    sections,
+)
+from profdata.formats.raw_values import scan_blobs
+from profdata.model.instr import InstrProfile, spans
+from profdata.model.kinds import ProfileKind, ValueKind
+
+Ints = npt.NDArray[np.int64]
+U64s = npt.NDArray[np.uint64]
+Bytes = npt.NDArray[np.uint8]
+
+_MIN_VERSION = 8  # relative CounterPtr; v5 and v7 (absolute or ambiguous) go the long way
+_RANK_BITS = 8  # a raw site holds at most 255 values
+_KEY_BITS = 63
+_INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
+_MEMOP = int(ValueKind.MEMOP_SIZE)
+#: the shape's ASLR-dependent header words
+_MOVING_WORDS = ("names_delta",)
+_DENSE_TABLE_RATIO = 64  # address table slots allowed per function before searchsorted is used
+_FULL = 0xFFFFFFFFFFFFFFFF
+
+
+@dataclass(frozen=True, eq=False)
+class ValueShape:
+    """The value-profile blobs of one binary: who owns one, and their (kind, sites) rows."""
+
+    blob_records: Ints  # data record owning each blob
+    blob_kinds: Ints  # NumValueKinds of each blob
+    blob_last_row: Ints  # last row of each blob (-1: none)
+    row_blob: Ints  # rows in file order: blob by blob, kind records in order
+    row_kind: Ints
+    row_sites: Ints
+    row_head: Ints  # Kind, NumValueSites, the site counts and their padding
+    row_first_site: Ints
+    by_ordinal: tuple[Ints, ...]  # the rows that are the k-th kind record of their blob
+    site_kind: Ints  # per site, all rows' sites in order
+    site_record: Ints
+
+
+@dataclass(frozen=True, eq=False)
+class _CallTargets:
+    """``InstrProfSymtab``'s address map of the shape's profile, as value ids.
+
+    Another run of the binary has the same map moved by one load offset, so
+    a target is looked up as ``address - offset``: in a dense table indexed
+    by the address over the functions' alignment when the text is compact,
+    else by binary search.
+    """
+
+    pointers: U64s  # FunctionPointer column of the shape's profile
+    known: U64s  # 1 where it is not 0
+    first_known: int  # the first record with a FunctionPointer (-1: none)
+    addresses: U64s  # sorted distinct non-zero FunctionPointers
+    address_ids: Ints  # value id of each address's NameRef
+    unknown_id: int  # value id of 0, what an unmatched target becomes
+    values: U64s  # the NameRef of each id (ascending)
+    align_bits: int
+    table: npt.NDArray[np.int32] | None  # address index per aligned slot, -1 if none
+
+    def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
+        if not len(self.addresses):
+            return np.full(len(targets), self.unknown_id, dtype=np.int64)
+        valid = targets <= np.uint64(mask)
+        local = (targets - np.uint64(offset)) & np.uint64(mask)
+        if self.table is not None:
+            rel = local - self.addresses[0]
+            valid &= rel <= np.uint64((len(self.table) - 1) << self.align_bits)
+            valid &= (rel & np.uint64((1 << self.align_bits) - 1)) == 0
+            slot = np.where(valid, rel >> np.uint64(self.align_bits), 0).astype(np.int64)
+            index = self.table[slot].astype(np.int64)
+            valid &= index >= 0
+        else:
+            index = np.minimum(np.searchsorted(self.addresses, local), len(self.addresses) - 1)
+            valid &= self.addresses[index] == local
+        return np.where(valid, self.address_ids[np.maximum(index, 0)], self.unknown_id)
+
+
+@dataclass(frozen=True, eq=False)
+class RawShape:
+    """What every raw profile of one binary shares (see the module docstring)."""
+
+    layout: RawLayout
+    header: RawHeader
+    header_words: U64s
+    compared_words: Ints  # header words that must be equal
+    kind: ProfileKind
+    version: int
+    names: list[str]  # per data record, as the reader names them
+    name_refs: U64s
+    hashes: U64s
+    lengths: Ints  # counters per record (timestamps excluded)
+    bitmap_lengths: Ints
+    binary_ids: list[bytes]
+    regions: dict[str, tuple[int, int]]  # name -> (start, size)
+    data_words: U64s  # data section as (records, D/8) words, compared where the mask says
+    word_masks: tuple[tuple[int, int, int], ...]  # (first, last + 1, mask) column runs
+    same_bytes: dict[str, Bytes]  # regions that must be byte-identical
+    counter_width: int
+    counter_index: Ints | slice
+    bitmap_index: Ints | slice
+    stamp_offsets: Ints | None  # byte offset of each record's timestamp (temporal profiles)
+    value_start: int
+    values: ValueShape
+    targets: _CallTargets
+    id_bits: int  # a value id takes this many bits of a key (see merge_fast)
+    site_bits: int
+
+    @property
+    def num_sites(self) -> int:
+        return len(self.values.site_kind)
+
+    @property
+    def pointer_mask(self) -> int:
+        return self.layout.pointer_mask
+
+    def values_of(self, ids: Ints, sites: Ints) -> U64s:
+        """The profiled values behind ``ids`` at ``sites`` (NameRefs, memop sizes)."""
+        calls = self.values.site_kind[sites] == _INDIRECT
+        out = ids.astype(np.uint64)
+        out[calls] = self.targets.values[ids[calls]]
+        return out
+
+
+@dataclass(eq=False)
+class RawRun:
+    """One run's data in the shape's order."""
+
+    counts: U64s  # every record's counters, concatenated (may be a view of the file)
+    bitmaps: Bytes  # every record's bitmap bytes, concatenated
+    entry_site: Ints  # the site of each profiled value, in file order
+    entry_id: Ints
+    entry_count: U64s
+    site_lengths: Ints  # values per site
+    trace: tuple[int, ...]  # NameRefs in timestamp order (temporal profiles)
+
+
+# -- the shape ------------------------------------------------------------------------
+def _offsets(ptrs: npt.NDArray[np.unsignedinteger], delta: int, stride: int, width: int) -> Ints:
+    """``Ptr_i - (Delta - i*D)`` modulo the pointer width, sign-extended (``instr-raw.md`` §7.1)."""
+    base = np.full(len(ptrs), delta & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64)
+    base -= np.arange(len(ptrs), dtype=np.uint64) * np.uint64(stride)
+    diff = ptrs.astype(np.uint64) - base
+    if width == 4:
+        return (diff & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32).astype(np.int64)
+    return diff.view(np.int64)
+
+
+def _index(starts: Ints, lengths: Ints) -> Ints | slice:
+    """A slice when the runs follow each other, else the index of every element."""
+    if not len(starts):
+        return slice(0, 0)
+    if bool(np.all(starts[1:] == starts[:-1] + lengths[:-1])):
+        return slice(int(starts[0]), int(starts[0] + lengths.sum()))
+    return spans(starts, lengths)
+
+
+def _word_masks(lay: RawLayout) -> tuple[tuple[int, int, int], ...]:
+    """Runs of data-record words to compare, with the bits that matter in each.
+
+    Everything but ``FunctionPointer`` and ``Values`` (addresses) and the padding.
+    """
+    keep = np.zeros(lay.data_size, dtype=np.uint8)
+    for name, spec in lay.data_dtype.fields.items():  # type: ignore[union-attr]
+        if name not in ("function_pointer", "values"):
+            dtype, offset = spec[0], spec[1]
+            keep[offset : offset + dtype.itemsize] = 0xFF
+    masks = keep.view("<u8").tolist()
+    runs: list[tuple[int, int, int]] = []
+    for j, mask in enumerate(masks):
+        if not mask:
+            continue
+        if runs and runs[-1][1] == j and runs[-1][2] == mask == _FULL:
+            runs[-1] = (runs[-1][0], j + 1, mask)
+        else:
+            runs.append((j, j + 1, mask))
+    return tuple(runs)
+
+
+def _masked_equal(words: U64s, ref: U64s, runs: tuple[tuple[int, int, int], ...]) -> bool:
+    """Whether the data words agree wherever ``runs`` says they must.
+
+    With 8 words per record, one ``!=`` over the section and a look at the
+    kept words' flags (eight flag bytes read as one word) is one pass.
+    """
+    if words.shape[1] == 8 and all(mask == _FULL for _, _, mask in runs):
+        keep = np.zeros(8, dtype=np.uint8)
+        for first, last, _ in runs:
+            keep[first:last] = 1
+        differs = np.not_equal(words, ref).view(np.uint64)
+        return not bool(np.bitwise_and(differs, keep.view("<u8")[0]).any())
+    for first, last, mask in runs:
+        if mask == _FULL:
+            if not np.array_equal(words[:, first:last], ref[:, first:last]):
+                return False
+        elif not np.array_equal(words[:, first] & np.uint64(mask), ref[:, first] & np.uint64(mask)):
+            return False
+    return True
+
+
+def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
+    pointers = data["function_pointer"].astype(np.uint64)
+    known = pointers != 0
+    addresses, first = np.unique(pointers[known], return_index=True)
+    refs = data["name_ref"].astype(np.uint64)[known][first]
+    values = np.unique(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
+    address_ids = np.searchsorted(values, refs).astype(np.int64)
+    unknown = int(np.searchsorted(values, np.uint64(0)))
+    align = 0
+    table = None
+    if len(addresses):
+        rel = addresses - addresses[0]
+        spread = int(np.bitwise_or.reduce(rel))
+        align = (spread & -spread).bit_length() - 1 if spread else 0
+        slots = (int(rel[-1]) >> align) + 1
+        if slots <= _DENSE_TABLE_RATIO * len(addresses) + 4096:
+            table = np.full(slots, -1, dtype=np.int32)
+            table[(rel >> np.uint64(align)).astype(np.int64)] = np.arange(len(addresses))
+    first = int(np.argmax(known)) if known.any() else -1
+    return _CallTargets(
+        pointers, known.astype(np.uint64), first, addresses, address_ids, unknown, values, align,
+        table,
+    )  # fmt: skip
+
+
+def _value_shape(
+    cur: ByteReader, data: npt.NDArray[np.void], value_start: int
+) -> tuple[ValueShape, int] | None:
+    """The blobs' rows, read from the (checked) shape profile, and where value data ends."""
+    blob_records = np.flatnonzero((data["num_value_sites"] != 0).any(axis=1)).astype(np.int64)
+    unpack = struct.Struct(f"{cur.order}I").unpack_from
+    starts: list[int] = []
+    pos = value_start
+    for _ in range(len(blob_records)):
+        starts.append(pos)
+        pos += unpack(cur.data, pos)[0]
+    found = scan_blobs(cur, np.array(starts, dtype=np.int64))
+    if len(found.bad):
+        return None
+    nblobs = len(starts)
+    rows_per_blob = np.bincount(found.blob, minlength=nblobs)
+    first_row = np.cumsum(rows_per_blob) - rows_per_blob
+    ordinal = np.arange(len(found.blob)) - first_row[found.blob]
+    row_end = found.values_at + 16 * found.num_values
+    last_row = np.where(rows_per_blob > 0, first_row + rows_per_blob - 1, -1)
+    begin = np.array(starts, dtype=np.int64)
+    ends = np.where(last_row >= 0, row_end[np.maximum(last_row, 0)], begin + 8)
+    if not np.array_equal(ends - begin, np.diff(np.append(begin, pos))):
+        return None  # slack inside a blob: rare enough to leave to the reader
+    kinds = np.array([unpack(cur.data, s + 4)[0] for s in starts], dtype=np.int64)
+    same_blob = found.blob[1:] == found.blob[:-1]
+    if bool(np.any(same_blob & (found.kind[1:] <= found.kind[:-1]))):
+        return None  # a kind twice in one blob: the reader merges those sites
+    if bool(np.any((found.kind == int(ValueKind.VTABLE_TARGET)) & (found.num_sites > 0))):
+        return None
+    site_row = np.repeat(np.arange(len(found.blob)), found.num_sites)
+    head = 8 + found.num_sites + (-(8 + found.num_sites) % 8)
+    max_ordinal = int(ordinal.max()) + 1 if len(ordinal) else 0
+    shape = ValueShape(
+        blob_records=blob_records,
+        blob_kinds=kinds,
+        blob_last_row=last_row,
+        row_blob=found.blob,
+        row_kind=found.kind,
+        row_sites=found.num_sites,
+        row_head=head,
+        row_first_site=np.cumsum(found.num_sites) - found.num_sites,
+        by_ordinal=tuple(np.flatnonzero(ordinal == k) for k in range(max_ordinal)),
+        site_kind=found.kind[site_row],
+        site_record=blob_records[found.blob[site_row]],
+    )
+    return shape, pos
+
+
+def shape_of(view: memoryview, profile: InstrProfile) -> RawShape | None:
+    """The shape of a raw profile ``raw.read`` has accepted as ``profile``; None if unsupported."""
+    magic = detect_magic(view[:8])
+    if magic is None or len(view) < 16:
+        return None
+    width, order = magic
+    version_word = struct.unpack_from(f"{order}Q", view, 8)[0]
+    version = version_word & VERSION_MASK
+    if version < _MIN_VERSION:
+        return None
+    lay = raw_layout(version, width, order)
+    num_words = len(lay.header_fields)
+    header_words = np.frombuffer(view, dtype=f"{order}u8", count=num_words).astype(np.uint64)
+    header = RawHeader.from_words(lay, tuple(header_words.tolist()))
+    if header.num_vtables or header.vnames_size:
+        return None
+    regions = {s.name: (s.start, s.size) for s in sections(lay, header, 0)}
+    start, size = regions["vnames_padding"]
+    value_start = start + size
+    if value_start % 8 or value_start > len(view):
+        return None
+    moving = set(_MOVING_WORDS)
+    if not header.num_bitmap_bytes:
+        moving.add("bitmap_delta")  # garbage when the binary has no bitmap
+    compared = np.array(
+        [i for i, name in enumerate(lay.header_fields) if name not in moving], dtype=np.int64
+    )
+    cur = ByteReader(view, order=order)
+    data_at = regions["data"][0]
+    data = np.frombuffer(view, dtype=lay.data_dtype, count=header.num_data, offset=data_at)
+    offsets = _offsets(data["counter_ptr"], header.counters_delta, lay.data_size, width)
+    temporal = bool(header.kind & ProfileKind.TEMPORAL)
+    cwidth = header.counter_width
+    skip = 8 // cwidth if temporal else 0
+    num_counters = data["num_counters"].astype(np.int64)
+    lengths = np.maximum(num_counters - skip, 0)
+    if cwidth == 8 and bool(np.any(offsets % 8)):
+        return None
+    counter_index = _index(offsets // cwidth + skip, lengths)
+    if lay.has_bitmap:
+        nbytes = data["num_bitmap_bytes"].astype(np.int64)
+        boffsets = _offsets(data["bitmap_ptr"], header.bitmap_delta, lay.data_size, width)
+        bitmap_index = _index(np.where(nbytes > 0, boffsets, 0), nbytes)
+    else:
+        nbytes = np.zeros(len(data), dtype=np.int64)
+        bitmap_index = slice(0, 0)
+    found = _value_shape(cur, data, value_start)
+    if found is None:
+        return None
+    values, end = found
+    if bool(np.any(np.frombuffer(view, dtype=np.uint8, offset=end))):
+        return None  # another profile follows
+    targets = _call_targets(data)
+    site_bits = max(len(values.site_kind).bit_length(), 1)
+    id_bits = _KEY_BITS - _RANK_BITS - site_bits
+    if len(targets.values).bit_length() > id_bits:
+        return None
+    columns = profile.columns()
+    same_bytes = {
+        name: np.frombuffer(view, dtype=np.uint8, count=regions[name][1], offset=regions[name][0])
+        .copy()
+        for name in ("binary_ids", "names")
+    }  # fmt: skip
+    shape = RawShape(
+        layout=lay,
+        header=header,
+        header_words=header_words,
+        compared_words=compared,
+        kind=header.kind,
+        version=version,
+        names=list(columns.names),
+        name_refs=data["name_ref"].astype(np.uint64),
+        hashes=data["func_hash"].astype(np.uint64),
+        lengths=lengths,
+        bitmap_lengths=nbytes,
+        binary_ids=list(profile.binary_ids),
+        regions=regions,
+        data_words=np.frombuffer(view, dtype="<u8", count=len(data) * lay.data_size // 8,
+                                 offset=data_at).reshape(len(data), -1).copy(),
+        word_masks=_word_masks(lay),
+        same_bytes=same_bytes,
+        counter_width=cwidth,
+        counter_index=counter_index,
+        bitmap_index=bitmap_index,
+        stamp_offsets=offsets if temporal else None,
+        value_start=value_start,
+        values=values,
+        targets=targets,
+        id_bits=id_bits,
+        site_bits=site_bits,
+    )  # fmt: skip
+    run = read_run(view, shape)
+    if (
+        run is None
+        or not np.array_equal(run.counts, columns.counts)
+        or not np.array_equal(lengths, columns.lengths)
+        or not np.array_equal(shape.hashes, columns.hashes)
+    ):
+        return None
+    return shape
+
+
+# -- one run ---------------------------------------------------------------------------
+def read_run(view: memoryview, shape: RawShape) -> RawRun | None:
+    """The counters and values of a profile with ``shape``; None if it has another shape."""
+    if len(view) < shape.value_start:
+        return None
+    lay = shape.layout
+    order = lay.order
+    words = np.frombuffer(view, dtype=f"{order}u8", count=len(shape.header_words))
+    compared = shape.compared_words
+    if not np.array_equal(words[compared], shape.header_words[compared]):
+        return None
+    for name, expected in shape.same_bytes.items():
+        start, size = shape.regions[name]
+        if not np.array_equal(np.frombuffer(view, np.uint8, count=size, offset=start), expected):
+            return None
+    data_at = shape.regions["data"][0]
+    data_words = np.frombuffer(
+        view, dtype="<u8", count=shape.data_words.size, offset=data_at
+    ).reshape(shape.data_words.shape)
+    if not _masked_equal(data_words, shape.data_words, shape.word_masks):
+        return None
+    offset = _load_offset(view, shape)
+    if offset is None:
+        return None
+    values = _read_values(view, shape, offset)
+    if values is None:
+        return None
+    entry_site, entry_id, entry_count, site_lengths = values
+    counts = _counters(view, shape)
+    bitmaps = _bitmaps(view, shape)
+    return RawRun(
+        counts, bitmaps, entry_site, entry_id, entry_count, site_lengths, _trace(view, shape)
+    )
+
+
+def _load_offset(view: memoryview, shape: RawShape) -> int | None:
+    """How far this run's functions moved from the shape's: one offset for all, or None."""
+    lay = shape.layout
+    at = shape.regions["data"][0] + lay.data_offset("function_pointer")
+    pointers = np.ndarray(
+        (shape.header.num_data,),
+        dtype=f"{lay.order}u{lay.width}",
+        buffer=view,
+        offset=at,
+        strides=(lay.data_size,),
+    ).astype(np.uint64, copy=False)
+    targets = shape.targets
+    if targets.first_known < 0:
+        return 0 if not pointers.any() else None
+    first = targets.first_known
+    moved = (int(pointers[first]) - int(targets.pointers[first])) & lay.pointer_mask
+    expected = targets.known * np.uint64(moved)
+    expected += targets.pointers
+    expected &= np.uint64(lay.pointer_mask)
+    return moved if np.array_equal(pointers, expected) else None
+
+
+def _counters(view: memoryview, shape: RawShape) -> U64s:
+    start, size = shape.regions["counters"]
+    counts: U64s
+    if shape.counter_width == 1:
+        executed = np.frombuffer(view, dtype=np.uint8, count=size, offset=start) == 0
+        counts = executed[shape.counter_index].astype(np.uint64)
+    else:
+        words = np.frombuffer(view, dtype=f"{shape.layout.order}u8", count=size // 8, offset=start)
+        counts = words[shape.counter_index].astype(np.uint64, copy=False)
+    return counts
+
+
+def _bitmaps(view: memoryview, shape: RawShape) -> Bytes:
+    start, size = shape.regions["bitmap"]
+    return np.frombuffer(view, dtype=np.uint8, count=size, offset=start)[shape.bitmap_index]
+
+
+def _trace(view: memoryview, shape: RawShape) -> tuple[int, ...]:
+    """``getTemporalProfTraces``: the called functions' NameRefs by timestamp (then NameRef)."""
+    if shape.stamp_offsets is None or not len(shape.stamp_offsets):
+        return ()
+    start, size = shape.regions["counters"]
+    raw = np.frombuffer(view, dtype=np.uint8, count=size, offset=start)
+    gathered = raw[shape.stamp_offsets[:, None] + np.arange(8)]
+    stamps = np.ascontiguousarray(gathered).view(f"{shape.layout.order}u8")[:, 0]
+    stamps = stamps.astype(np.uint64)
+    called = (stamps != np.uint64(UNSET_TIMESTAMPS[0])) & (stamps != np.uint64(UNSET_TIMESTAMPS[1]))
+    refs = shape.name_refs[called]
+    order = np.lexsort((refs, stamps[called]))
+    return tuple(refs[order].tolist())
+
+
+def _blob_starts(view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32]) -> Ints | None:
+    """Where each value blob starts, found without walking the chain.
+
+    A blob begins with ``TotalSize`` (a multiple of 8, at least 16),
+    ``NumValueKinds`` (1..3) and its first kind (0..2); inside blobs those
+    three words almost never line up, and :func:`_read_values` checks that the
+    candidates chain exactly.  If they do not, the chain is walked.
+    """
+    pairs = len(u32) // 2
+    total = u32[0 : 2 * pairs : 2]
+    kinds = u32[1 : 2 * pairs : 2]
+    maybe = np.flatnonzero((kinds - np.uint32(1)) < np.uint32(len(ValueKind)))
+    size = total[maybe]
+    first_kind = total[np.minimum(maybe + 1, pairs - 1)]  # the word after NumValueKinds
+    good = ((size & 7) == 0) & (size >= 16) & (first_kind < len(ValueKind)) & (maybe + 1 < pairs)
+    found = maybe[good].astype(np.int64) * 8 + shape.value_start
+    if len(found) == len(shape.values.blob_records):
+        return found
+    return _walk_blobs(view, shape)
+
+
+def _walk_blobs(view: memoryview, shape: RawShape) -> Ints | None:
+    unpack = struct.Struct(f"{shape.layout.order}I").unpack_from
+    starts = np.zeros(len(shape.values.blob_records), dtype=np.int64)
+    pos, end = shape.value_start, len(view)
+    for index in range(len(starts)):
+        if end - pos < 8:
+            return None
+        total = unpack(view, pos)[0]
+        if total < 8 or total % 8 or total > end - pos:
+            return None
+        starts[index] = pos
+        pos += total
+    return starts
+
+
+def _read_values(
+    view: memoryview, shape: RawShape, load_offset: int
+) -> tuple[Ints, Ints, U64s, Ints] | None:
+    """Every profiled value: its site, value id and count, in file order; values per site."""
+    vshape = shape.values
+    order = shape.layout.order
+    value_start = shape.value_start
+    end = len(view)
+    u32 = np.frombuffer(
+        view, dtype=f"{order}u4", offset=value_start, count=(end - value_start) // 4
+    )
+    nblobs = len(vshape.blob_records)
+    starts = _blob_starts(view, shape, u32) if nblobs else np.zeros(0, dtype=np.int64)
+    if starts is None:
+        return None
+    checked = _check_blobs(view, shape, u32, starts)
+    if checked is None and nblobs:
+        starts = _walk_blobs(view, shape)
+        checked = None if starts is None else _check_blobs(view, shape, u32, starts)
+    if checked is None:
+        return None
+    row_at, site_lengths, num_values, blobs_end = checked
+    if blobs_end < end and bool(np.any(np.frombuffer(view, np.uint8, offset=blobs_end))):
+        return None  # another profile follows: the reader's business
+    words = np.frombuffer(
+        view, dtype=f"{order}u8", offset=value_start, count=(end - value_start) // 8
+    )
+    pair_at = (row_at + vshape.row_head - value_start) // 8
+    pairs = words[spans(pair_at, 2 * num_values)].astype(np.uint64)
+    values, counts = pairs[0::2], pairs[1::2]
+    sites = np.repeat(np.arange(shape.num_sites, dtype=np.int64), site_lengths)
+    kinds = vshape.site_kind[sites]
+    ids = np.empty(len(values), dtype=np.int64)
+    calls = kinds == _INDIRECT
+    ids[calls] = shape.targets.ids(values[calls], load_offset, shape.pointer_mask)
+    sizes = values[~calls]
+    if len(sizes) and int(sizes.max()) >> shape.id_bits:
+        return None
+    ids[~calls] = sizes.astype(np.int64)
+    return sites, ids, counts, site_lengths
+
+
+def _check_blobs(
+    view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32], starts: Ints
+) -> tuple[Ints, Ints, Ints, int] | None:
+    """Each row's position, the site lengths and values per row, if the blobs chain exactly.
+
+    Row ``k`` of a blob starts where row ``k-1`` ends, so the rows are read a
+    rank at a time; every header word must be the shape's and every blob as
+    long as its rows.
+    """
+    vshape = shape.values
+    value_start, end = shape.value_start, len(view)
+    nblobs = len(starts)
+    if nblobs == 0:
+        return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), value_start
+    if int(starts[0]) != value_start or int(starts[-1]) + 8 > end:
+        return None
+    head = (starts - value_start) // 4
+    totals = u32[head].astype(np.int64)
+    if not np.array_equal(u32[head + 1], vshape.blob_kinds):
+        return None
+    raw = np.frombuffer(view, dtype=np.uint8)
+    nrows = len(vshape.row_blob)
+    row_at = np.zeros(nrows, dtype=np.int64)
+    row_end = np.zeros(nrows, dtype=np.int64)
+    num_values = np.zeros(nrows, dtype=np.int64)
+    site_lengths = np.zeros(shape.num_sites, dtype=np.int64)
+    for rank, rows in enumerate(vshape.by_ordinal):
+        at = starts[vshape.row_blob[rows]] + 8 if rank == 0 else row_end[rows - 1]
+        nsites = vshape.row_sites[rows]
+        if bool(np.any(at + vshape.row_head[rows] > end)):
+            return None
+        word = (at - value_start) // 4
+        if not (
+            np.array_equal(u32[word], vshape.row_kind[rows])
+            and np.array_equal(u32[word + 1], nsites)
+        ):
+            return None
+        counts = raw[spans(at + 8, nsites)].astype(np.int64)
+        site_lengths[spans(vshape.row_first_site[rows], nsites)] = counts
+        bounds = np.zeros(len(counts) + 1, dtype=np.int64)
+        np.cumsum(counts, out=bounds[1:])
+        firsts = np.cumsum(nsites) - nsites
+        values = bounds[firsts + nsites] - bounds[firsts]
+        row_at[rows] = at
+        num_values[rows] = values
+        row_end[rows] = at + vshape.row_head[rows] + 16 * values
+    last = vshape.blob_last_row
+    blob_end = np.where(last >= 0, row_end[np.maximum(last, 0)], starts + 8)
+    if not np.array_equal(blob_end - starts, totals):
+        return None
+    if not np.array_equal(starts[1:], blob_end[:-1]) or int(blob_end[-1]) > end:
+        return None
+    return row_at, site_lengths, num_values, int(blob_end[-1])
+
+
+__all__ = ["RawRun", "RawShape", "ValueShape", "read_run", "shape_of"]

@@ -1,0 +1,268 @@
+"""Sample profile layouts: flat, nested, context-sensitive, and cold-context trimming.
+
+``merge --sample`` can change how a profile is laid out before writing it:
+
+* ``--convert-sample-profile-layout=flat`` (LLVM 17+): ``ProfileConverter::flattenProfile``
+  -- CS contexts merge by leaf function (:func:`~profdata.model.sample.flatten_contexts`),
+  nested inlinees of plain profiles become top-level profiles
+  (:func:`flatten_nested`);
+* ``--convert-sample-profile-layout=nest`` (17+) and ``--gen-cs-nested-profile``
+  (14/16): CS contexts fold into their callers as inlinees (:func:`nest_contexts`,
+  ``ProfileConverter::convertCSProfiles``, whose 14/16 form kept the call targets and
+  also kept every folded context as a base profile);
+* ``--sample-merge-cold-context`` / ``--sample-trim-cold-context``:
+  ``SampleContextTrimmer::trimAndMergeColdContextProfiles`` (:func:`trim_cold_contexts`).
+
+The contexts form a trie whose children LLVM keeps in a ``std::map`` keyed by a
+call-site hash, so children are visited in that hash order; profiles are
+visited in the reader map's order (``sample_map_order``).  Both only matter
+when several profiles merge into one, which decides whose attributes survive.
+"""
+
+from __future__ import annotations
+
+import copy
+import struct
+from dataclasses import dataclass, field
+
+from profdata.model.names import md5_hash, name_bytes
+from profdata.model.sample import (
+    U64,
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleProfile,
+    flatten_contexts,
+)
+from profdata.model.sample_map_order import profile_map_order
+
+_STD_HASH_SEED = 0xC70F6907
+_STD_HASH_MUL = 0xC6A4A7935BD1E995
+
+
+def std_hash_bytes(data: bytes, seed: int = _STD_HASH_SEED) -> int:
+    """libstdc++'s ``std::hash<std::string>`` (``_Hash_bytes``, 64-bit)."""
+    mul = _STD_HASH_MUL
+
+    def shift_mix(v: int) -> int:
+        return v ^ (v >> 47)
+
+    n = len(data)
+    aligned = n & ~7
+    h = (seed ^ (n * mul)) & U64
+    for (word,) in struct.iter_unpack("<Q", data[:aligned]):
+        h ^= (shift_mix((word * mul) & U64) * mul) & U64
+        h = (h * mul) & U64
+    if n & 7:
+        h ^= int.from_bytes(data[aligned:], "little")
+        h = (h * mul) & U64
+    h = (shift_mix(h) * mul) & U64
+    return shift_mix(h)
+
+
+def call_site_hash(callee: str, loc: LineLocation, md5_names: bool) -> int:
+    """``FunctionSamples::getCallSiteHash``: LLVM 17+ MD5 and ``(disc << 32) | line``;
+    14/16 ``std::hash<std::string>`` and ``(line << 32) | disc``."""
+    if md5_names:
+        name_hash = md5_hash(callee)
+        loc_id = (loc.discriminator << 32) | loc.line_offset
+    else:
+        name_hash = std_hash_bytes(name_bytes(callee))
+        loc_id = (loc.line_offset << 32) | loc.discriminator
+    return (name_hash + (loc_id << 5) + loc_id) & U64
+
+
+@dataclass
+class _FrameNode:
+    """``ProfileConverter::FrameNode``."""
+
+    name: str = ""
+    samples: FunctionSamples | None = None
+    call_site: LineLocation = LineLocation(0, 0)
+    children: dict[int, _FrameNode] = field(default_factory=dict)
+
+    def child(self, call_site: LineLocation, callee: str, md5_names: bool) -> _FrameNode:
+        key = call_site_hash(callee, call_site, md5_names)
+        node = self.children.get(key)
+        if node is None:
+            node = self.children[key] = _FrameNode(callee, None, call_site)
+        return node
+
+
+@dataclass(frozen=True)
+class NestOptions:
+    """How a release folds contexts (``sample_layout`` module docstring)."""
+
+    md5_names: bool = True  # call-site hashes of 17+
+    remove_call_targets: bool = True  # 17+: the callee's call target leaves the caller's body
+    merged_base_profiles: bool = False  # 14/16: folded contexts also stay as base profiles
+    mark_duplicated: bool = True  # 17+: such copies are marked ContextDuplicatedIntoBase
+
+
+def nest_contexts(profile: SampleProfile, options: NestOptions) -> SampleProfile:
+    """``convertCSProfiles``: a CS profile becomes a nested, context-less one."""
+    root = _FrameNode()
+    table: dict[SampleContext, FunctionSamples] = {}
+    for fs in profile_map_order(profile, options.md5_names):
+        table[fs.context] = fs
+        node = root
+        site = LineLocation(0, 0)
+        for frame in fs.context.frames:
+            node = node.child(site, frame.function, options.md5_names)
+            site = frame.location
+        node.samples = fs
+    _convert(root, table, options)
+    out = _rebuild(profile, table)
+    out.is_cs = False
+    return out
+
+
+def _convert(
+    node: _FrameNode, table: dict[SampleContext, FunctionSamples], options: NestOptions
+) -> None:
+    parent = node.samples
+    for key in sorted(node.children):
+        child_node = node.children[key]
+        _convert(child_node, table, options)
+        child = child_node.samples
+        if child is None:
+            continue
+        original = child.context
+        child.context = SampleContext(original.name)
+        site = child_node.call_site
+        if parent is not None:
+            callees = parent.function_samples_at(site)
+            if original.name not in callees:
+                callees[original.name] = _copy(child)
+            parent.add_total_samples(child.total_samples)
+            if options.remove_call_targets:
+                removed = _remove_target_and_samples(parent, site, original.name)
+                parent.total_samples = max(parent.total_samples - removed, 0)
+        if parent is None or options.merged_base_profiles:
+            base = table.get(child.context)
+            if base is None:
+                base = table[child.context] = FunctionSamples(SampleContext(""))
+            base.merge(child)
+            if parent is not None and options.mark_duplicated:
+                parent.function_samples_at(site)[child.name].attributes |= 4
+        if table.get(original) is child:
+            del table[original]
+
+
+def _copy(fs: FunctionSamples) -> FunctionSamples:
+    return copy.deepcopy(fs)
+
+
+def _remove_target_and_samples(fs: FunctionSamples, loc: LineLocation, callee: str) -> int:
+    """``removeCalledTargetAndBodySample``: the samples actually taken from the body."""
+    record = fs.body_samples.get(loc)
+    if record is None:
+        return 0
+    count = record.call_targets.pop(callee, 0)
+    removed = min(count, record.samples)
+    record.samples -= removed
+    if not record.samples:
+        del fs.body_samples[loc]
+    return removed
+
+
+def _rebuild(profile: SampleProfile, table: dict[SampleContext, FunctionSamples]) -> SampleProfile:
+    out = SampleProfile(
+        format=profile.format,
+        is_cs=profile.is_cs,
+        is_probe_based=profile.is_probe_based,
+        is_preinlined=profile.is_preinlined,
+        is_fs=profile.is_fs,
+        is_md5=profile.is_md5,
+        symbol_list=profile.symbol_list,
+    )
+    out.profiles.update(table)
+    return out
+
+
+def flatten_profile(profile: SampleProfile, md5_frames: bool = True) -> SampleProfile:
+    """``ProfileConverter::flattenProfile``: no contexts and no inlinees afterwards."""
+    ordered = profile_map_order(profile, md5_frames)
+    table: dict[SampleContext, FunctionSamples] = {}
+    if profile.is_cs:
+        for name, fs in flatten_contexts(ordered).items():
+            table[SampleContext(name)] = fs
+    else:
+        for fs in ordered:
+            flatten_nested(table, fs)
+    out = _rebuild(profile, table)
+    out.is_cs = False
+    return out
+
+
+def flatten_nested(table: dict[SampleContext, FunctionSamples], fs: FunctionSamples) -> None:
+    """``flattenNestedProfile``: inlinees become top-level profiles; call sites keep
+    the inlinees' entry samples as body samples and call targets."""
+    target = table.get(fs.context)
+    if target is None:
+        target = table[fs.context] = FunctionSamples(
+            fs.context, 0, fs.head_samples, function_hash=fs.function_hash,
+            attributes=fs.attributes,
+        )  # fmt: skip
+        for loc, record in fs.body_samples.items():
+            target.record_at(loc).merge(record)
+    else:
+        for loc, record in fs.body_samples.items():
+            target.record_at(loc).merge(record)
+    total = fs.total_samples
+    for loc in fs.callsite_samples:
+        for callee in fs.callsite_samples[loc].values():
+            entry = callee.head_samples_estimate(False)
+            target.add_body_samples(loc, entry)
+            target.add_called_target_samples(loc, callee.name, entry)
+            total = total - callee.total_samples if total >= callee.total_samples else 0
+            total += entry
+            flatten_nested(table, callee)
+    target.add_total_samples(total & U64)
+    target.head_samples = target.head_samples_estimate(False)
+
+
+def trim_cold_contexts(
+    profile: SampleProfile,
+    threshold: int,
+    *,
+    trim: bool,
+    merge: bool,
+    frame_depth: int = 1,
+    md5_frames: bool = True,
+) -> None:
+    """``trimAndMergeColdContextProfiles``: contexts below ``threshold`` total samples
+    merge into their last ``frame_depth`` frames (``merge``) or go (``trim``)."""
+    if (not trim and not merge) or threshold == 0:
+        return
+    table = profile.profiles
+    cold = [fs for fs in profile_map_order(profile, md5_frames) if fs.total_samples < threshold]
+    merged: dict[SampleContext, FunctionSamples] = {}
+    for fs in cold:
+        if merge:
+            frames = fs.context.frames
+            if frame_depth < len(frames):
+                frames = frames[len(frames) - frame_depth :]
+            key = SampleContext.of_frames(frames) if frames else fs.context
+            target = merged.get(key)
+            if target is None:
+                target = merged[key] = FunctionSamples(key)
+            target.merge(fs)
+        del table[fs.context]
+    for key, fs in merged.items():
+        if trim and fs.total_samples < threshold and key not in table:
+            continue
+        into = table.get(key)
+        if into is None:
+            into = table[key] = FunctionSamples(SampleContext(""))
+        into.merge(fs)
+
+
+def cold_count_threshold(profile: SampleProfile) -> int:
+    """``getColdCountThreshold``: the 999999 cutoff's minimum count of the summary."""
+    from profdata.model.sample_summary import summarize_profile
+
+    for entry in summarize_profile(profile).detailed:
+        if entry.cutoff >= 999999:
+            return entry.min_count
+    return 0
