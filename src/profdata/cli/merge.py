@@ -36,8 +36,8 @@ from profdata.ops.merge import (
     RecordWarning,
     merge_instr,
 )
+from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import collect, read_remapping
-from profdata.ops.merge_records import has_duplicate_memop_values
 
 PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
@@ -204,4 +204,4 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _has_invalid(profile: InstrProfile) -> bool:
-    return any(has_duplicate_memop_values(rec) for rec in profile.records)
+    return has_duplicate_memop_values(profile)

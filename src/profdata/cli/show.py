@@ -23,8 +23,6 @@ from profdata.cli._output import Output
 from profdata.errors import UsageError
 from profdata.formats import open_instr
 from profdata.ops.show import ShowOptions, collect
-from profdata.ops.show_json import render_json
-from profdata.ops.show_sample import SampleShowOptions, show_sample_file
 from profdata.ops.show_text import render_text_bytes
 from profdata.releases import Release
 
@@ -160,6 +158,8 @@ def options_from_args(args: argparse.Namespace) -> ShowOptions:
 
 def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     """``show --sample``: :func:`profdata.ops.show_sample.show_sample_file`."""
+    from profdata.ops.show_sample import SampleShowOptions, show_sample_file  # sample-only
+
     options = SampleShowOptions(
         all_functions=args.all_functions, function=args.function,
         detailed_summary=args.detailed_summary, topn=args.topn,
@@ -209,6 +209,11 @@ def run(args: argparse.Namespace) -> int:
     out = Output(args.output)
     profile = open_instr(args.inputs[0])
     report = collect(profile, options, release)
-    out.write(render_json(report) if fmt == "json" else render_text_bytes(report))
+    if fmt == "json":
+        from profdata.ops.show_json import render_json  # the JSON extra only
+
+        out.write(render_json(report))
+    else:
+        out.write(render_text_bytes(report))
     out.close()
     return 0

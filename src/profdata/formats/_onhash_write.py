@@ -31,6 +31,7 @@ Bytes = npt.NDArray[np.uint8]
 
 _INITIAL_BUCKETS = 64
 _U16_MAX = 0xFFFF
+_CHUNK_ITEMS = 16384  # items assembled per step when emitting
 
 
 def target_buckets(num_entries: int) -> int:
@@ -162,8 +163,25 @@ def emit_items(
     payload_at = len(out)
     offsets = np.zeros(order.num_buckets, dtype=np.int64)
     offsets[heads] = payload_at + (np.cumsum(item_size) - item_size)[first]
-    if count:
-        out.bytes(interleave(streams, seg_stream, seg_len).data)
+    # a chunk of items at a time keeps the label arrays small; each item has one
+    # segment of every stream but the bucket sizes, which only a chain's head has
+    heads_before = np.concatenate([[0], np.cumsum(first)])
+    used_before = [np.concatenate([[0], np.cumsum(lengths)]) for _, lengths in pieces]
+    seg_before = np.concatenate([[0], np.cumsum(nseg)])
+    at = len(out)
+    out.zeros(int(item_size.sum()))
+    for lo in range(0, count, _CHUNK_ITEMS):
+        hi = min(count, lo + _CHUNK_ITEMS)
+        bounds = [
+            (2 * int(heads_before[lo]), 2 * int(heads_before[hi])),
+            (8 * lo, 8 * hi),
+            *((int(used[lo]), int(used[hi])) for used in used_before),
+        ]
+        parts = [stream[a:b] for stream, (a, b) in zip(streams, bounds, strict=True)]
+        segs = slice(int(seg_before[lo]), int(seg_before[hi]))
+        chunk = interleave(parts, seg_stream[segs], seg_len[segs])
+        out.buf[at : at + len(chunk)] = chunk.data
+        at += len(chunk)
     out.align8()
     table = len(out)
     out.u64(order.num_buckets)

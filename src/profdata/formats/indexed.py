@@ -38,8 +38,8 @@ from profdata.errors import (
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
 from profdata.formats._names import read_name_chunks
-from profdata.formats._onhash import FileWords, ItemArrays, ItemRef, OnDiskHashTable
-from profdata.formats.indexed_columns import BulkRecords, decode_bulk, item_names
+from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
+from profdata.formats.indexed_columns import BulkRecords, ItemListing, decode_bulk
 from profdata.formats.indexed_layout import (
     FIRST_VERSION,
     HASH_TYPE_MD5,
@@ -312,14 +312,6 @@ class RecordDecoder:
 # --------------------------------------------------------------------------
 # The lazy record sequence and the profile
 # --------------------------------------------------------------------------
-class ItemListing(NamedTuple):
-    """The hash table's items read in bulk, with their names."""
-
-    words: FileWords
-    items: ItemArrays
-    names: list[str]
-
-
 class IndexedRecords(Sequence[InstrRecord]):
     """Records in hash-table payload order, decoded on demand.
 
@@ -351,7 +343,7 @@ class IndexedRecords(Sequence[InstrRecord]):
             items = self._table.item_arrays(words)
             self._listing = None
             if items is not None:
-                self._listing = ItemListing(words, items, item_names(words, items))
+                self._listing = ItemListing(words, items)
         return self._listing
 
     def bulk(self) -> BulkRecords | None:
@@ -361,7 +353,7 @@ class IndexedRecords(Sequence[InstrRecord]):
             listing = self.listing()
             if listing is not None:
                 self._bulk = decode_bulk(
-                    self._table.data, listing.words, listing.items, listing.names,
+                    self._table.data, listing.words, listing.items, lambda: listing.names,
                     self._decoder.layout,
                 )  # fmt: skip
         return self._bulk

@@ -13,6 +13,7 @@ error of the first bad item, in LLVM's order.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -59,6 +60,21 @@ def item_names(words: FileWords, items: ItemArrays) -> list[str]:
                 for end, n in zip(ends.tolist(), lengths.tolist(), strict=True)
             )
     return names
+
+
+class ItemListing:
+    """The hash table's items read in bulk, and their names (decoded on first use)."""
+
+    def __init__(self, words: FileWords, items: ItemArrays) -> None:
+        self.words = words
+        self.items = items
+        self._names: list[str] | None = None
+
+    @property
+    def names(self) -> list[str]:
+        if self._names is None:
+            self._names = item_names(self.words, self.items)
+        return self._names
 
 
 def gather_counts(words: FileWords, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
@@ -118,9 +134,16 @@ class BulkRecords:
 
 
 def decode_bulk(
-    data: memoryview, words: FileWords, items: ItemArrays, names: list[str], layout: IndexedLayout
+    data: memoryview,
+    words: FileWords,
+    items: ItemArrays,
+    item_names: Callable[[], list[str]],
+    layout: IndexedLayout,
 ) -> BulkRecords | None:
-    """All records of ``items`` (named ``names``), or None where ``RecordDecoder`` would fail."""
+    """All records of ``items``, or None where ``RecordDecoder`` would fail.
+
+    ``item_names`` gives the items' names when the records' names are first used.
+    """
     begin, size = items.data_offset, items.data_length
     if bool(np.any(size % 8)):
         return None
@@ -180,9 +203,12 @@ def decode_bulk(
         item_of, hashes, starts = item_of[order], hashes[order], starts[order]
         lengths, bitmap_at = lengths[order], bitmap_at[order]
         num_bitmap, value_at = num_bitmap[order], value_at[order]
-    one_each = len(item_of) == len(names) and bool(np.all(item_of[1:] > item_of[:-1]))
-    if not one_each:
-        names = [names[i] for i in item_of.tolist()]
+    one_each = len(item_of) == len(items.key_offset) and bool(np.all(item_of[1:] > item_of[:-1]))
+
+    def names() -> list[str]:
+        every = item_names()
+        return every if one_each else [every[i] for i in item_of.tolist()]
+
     counts = gather_counts(words, starts, lengths)
     counts.flags.writeable = False  # like the zero-copy views of item-by-item decoding
     columns = RecordColumns(names, hashes, counts, lengths)

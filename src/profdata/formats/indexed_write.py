@@ -145,15 +145,18 @@ class ValueColumns:
         first = self.site_starts()
         return bounds[first], bounds[first + self.row_sites] - bounds[first]
 
-    def select(self, keep: npt.NDArray[np.bool_]) -> ValueColumns:
-        """The rows of the records where ``keep`` is true, renumbered."""
-        rows = keep[self.row_record]
-        renumber = np.cumsum(keep) - 1
+    def take(self, records: Ints, num_records: int) -> ValueColumns:
+        """The rows of ``records`` (indexes among ``num_records``), renumbered in that order."""
+        position = np.full(num_records, -1, dtype=np.int64)
+        position[records] = np.arange(len(records))
+        new_record = position[self.row_record]
+        rows = np.flatnonzero(new_record >= 0)
+        rows = rows[np.argsort(new_record[rows], kind="stable")]
         first, nvalues = self.value_starts()
         sites = spans(self.site_starts()[rows], self.row_sites[rows])
         values = spans(first[rows], nvalues[rows])
         return ValueColumns(
-            renumber[self.row_record[rows]],
+            new_record[rows],
             self.row_kind[rows],
             self.row_sites[rows],
             self.site_lengths[sites],
@@ -199,14 +202,25 @@ class RecordTable:
             self.bitmaps != 0, self.bitmap_starts(), self.bitmap_lengths
         )
 
-    def select(self, keep: npt.NDArray[np.bool_]) -> RecordTable:
-        """The records where ``keep`` is true, in order."""
+    def take(self, records: Ints) -> RecordTable:
+        """The table of ``records`` (row indexes), in that order."""
+        cols = self.columns
+        if len(records) == len(cols) and bool(np.all(records == np.arange(len(cols)))):
+            return self
+        names = cols.names
+        lengths = cols.lengths[records]
+        blens = self.bitmap_lengths[records]
         return RecordTable(
-            self.columns.select(keep),
-            self.bitmap_lengths[keep],
-            self.bitmaps[np.repeat(keep, self.bitmap_lengths)],
-            self.values.select(keep),
-            None if self.name_hashes is None else self.name_hashes[keep],
+            RecordColumns(
+                [names[i] for i in records.tolist()],
+                cols.hashes[records],
+                _gather(cols.counts, cols.starts[records], lengths),
+                lengths,
+            ),
+            blens,
+            _gather(self.bitmaps, self.bitmap_starts()[records], blens),
+            self.values.take(records, len(cols)),
+            None if self.name_hashes is None else self.name_hashes[records],
         )
 
     def records(self) -> list[InstrRecord]:

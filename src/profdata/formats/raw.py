@@ -5,9 +5,12 @@ makes, the order it makes them in and the first error line llvm-profdata
 prints -- but reads every raw version, where each ``llvm-profdata`` release
 reads only its own.  The data section becomes one numpy structured array and
 the counters one numpy array; counter and bitmap offsets of all records are
-computed and bounds-checked at once, so per-record Python work is limited to
-building the :class:`~profdata.model.instr.InstrRecord` objects (whose counts
-are views of the counter array) and to the irregular value-profile blobs.
+computed and bounds-checked at once, and the value-profile blobs are checked
+with numpy (:mod:`profdata.formats.raw_values`) once Python has followed the
+chain of their sizes.  The profile keeps the records as columns; names,
+value sites and :class:`~profdata.model.instr.InstrRecord` objects (whose
+counts are views of the counter array) are made on first use
+(:mod:`profdata.formats.raw_profile`).
 
 The writer (:func:`write`) produces what compiler-rt's ``__llvm_profile_write_file``
 would write for the same data, so that people writing their own runtime, and
@@ -17,10 +20,10 @@ tests, get a reference dump.  Layouts live in :mod:`profdata.formats.raw_layout`
 from __future__ import annotations
 
 import struct
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import repeat
-from typing import Any, NoReturn
+from typing import NoReturn
 
 import numpy as np
 import numpy.typing as npt
@@ -47,6 +50,7 @@ from profdata.formats.raw_layout import (
     raw_layout,
     sections,
 )
+from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_values import ValueSites, decode_sites, scan_blobs
 from profdata.formats.raw_write import write
 from profdata.model.instr import (
@@ -58,7 +62,6 @@ from profdata.model.instr import (
     spans,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hashes, name_str
 
 __all__ = ["read", "sniff", "write"]
 
@@ -106,61 +109,19 @@ class _RawPart:
     #: builds the part's records (value sites decoded, bitmaps copied) when first asked for
     build_records: Callable[[], list[InstrRecord]]
     binary_ids: list[bytes]
-    names: dict[int, str]  # NameRef -> function name
-    vtable_names: dict[int, str]
+    names: NameTable  # NameRef -> function name
+    vtable_names: NameTable
     timestamps: list[tuple[int, int]]
     end: int
 
 
-class RawProfile(InstrProfile):
-    """A raw profile whose :class:`InstrRecord` objects are built on first use.
-
-    The reader checks everything up front (LLVM fails before printing
-    anything), but ``show`` only needs the :class:`RecordColumns`, which come
-    straight from the data and counter sections; decoding value sites and
-    building 100k records is left to whoever iterates ``records``.
-    """
-
-    def __init__(
-        self,
-        *,
-        columns: RecordColumns,
-        build_records: Callable[[], list[InstrRecord]],
-        **fields: Any,
-    ) -> None:
-        self._records: Sequence[InstrRecord] = []
-        super().__init__(records=[], **fields)
-        self._columns = columns
-        self._build_records: Callable[[], list[InstrRecord]] | None = build_records
-
-    @property
-    def records(self) -> Sequence[InstrRecord]:
-        if self._build_records is not None:
-            self._records = self._build_records()
-            self._build_records = None
-        return self._records
-
-    @records.setter
-    def records(self, value: Sequence[InstrRecord]) -> None:
-        self._records = value
-        self._build_records = None
-
-    def columns(self) -> RecordColumns:
-        return self._columns
-
-
 def _assemble(parts: list[_RawPart]) -> RawProfile:
     binary_ids: list[bytes] = []
-    symbols: dict[int, str] = {}
     vtable_names: dict[str, None] = {}
     timestamps: list[tuple[int, int]] = []
     for part in parts:
         binary_ids.extend(part.binary_ids)
-        for table in (part.names, part.vtable_names):
-            if symbols:
-                table = {ref: name for ref, name in table.items() if ref not in symbols}
-            symbols.update(table)
-        vtable_names.update(dict.fromkeys(part.vtable_names.values()))
+        vtable_names.update(dict.fromkeys(part.vtable_names.table().values()))
         timestamps.extend(part.timestamps)
     traces: list[TemporalTrace] = []
     if timestamps:
@@ -171,7 +132,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         columns = parts[0].columns
     else:
         columns = RecordColumns(
-            [name for part in parts for name in part.columns.names],
+            lambda: [name for part in parts for name in part.columns.names],
             np.concatenate([part.columns.hashes for part in parts]),
             np.concatenate([part.columns.counts for part in parts]),
             np.concatenate([part.columns.lengths for part in parts]),
@@ -190,7 +151,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         traces=traces,
         trace_stream_size=1 if traces else 0,
         vtable_names=list(vtable_names),
-        symbols=symbols,
+        name_tables=[table for part in parts for table in (part.names, part.vtable_names)],
     )
 
 
@@ -431,18 +392,14 @@ class _ProfileReader:
             pos = cur.pos + padded
         return ids
 
-    def _names(self, region: Section) -> dict[int, str]:
-        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed.
-
-        The first of several names with one hash wins (LLVM's choice is unspecified).
-        """
+    def _names(self, region: Section) -> NameTable:
+        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
         if not region.size:
-            return {}
+            return NameTable([])
         cur = self.cur
         cur.pos = region.start
         payloads = read_name_payloads(cur.sub(region.size, region.name), region.name)
-        encoded = b"\x01".join(payloads).split(b"\x01") if payloads else []
-        if b"" in encoded:
+        if NameTable.has_empty_name(payloads):
             cur.fail(
                 MalformedError,
                 f"the {region.name} section holds an empty name",
@@ -452,16 +409,7 @@ class _ProfileReader:
                 at=region.start,
                 llvm_message=f"{_MALFORMED}: symbol name is empty",
             )
-        if not encoded:
-            return {}
-        names = name_str(b"\x01".join(payloads)).split("\x01")
-        refs = md5_hashes(encoded)
-        table = dict(zip(refs, names, strict=True))
-        if len(table) < len(names):  # a hash repeats: the first of its names wins
-            table = {}
-            for ref, name in zip(refs, names, strict=True):
-                table.setdefault(ref, name)
-        return table
+        return NameTable(payloads)
 
     def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
         return np.frombuffer(self.cur.data, dtype=dtype, count=count, offset=region.start)
@@ -499,7 +447,7 @@ class _RecordReader:
         profile: _ProfileReader,
         data: npt.NDArray[np.void],
         vtables: npt.NDArray[np.void],
-        names: dict[int, str],
+        names: NameTable,
     ) -> None:
         self.cur = profile.cur
         self.layout = layout = profile.layout
@@ -792,9 +740,13 @@ class _RecordReader:
         if stop < count:
             self._fail_record(stop)
         counts, lengths = self._counter_columns()
-        names = self.names
+        refs = self.data["name_ref"]
+
+        def names() -> list[str]:
+            return list(map(self.names.table().get, refs.tolist(), repeat("")))
+
         columns = RecordColumns(
-            list(map(names.get, self.data["name_ref"].tolist(), repeat(""))),
+            names,
             self.data["func_hash"].astype(np.uint64),
             counts,
             lengths,

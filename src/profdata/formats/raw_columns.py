@@ -65,6 +65,34 @@ _FULL = 0xFFFFFFFFFFFFFFFF
 
 
 @dataclass(frozen=True, eq=False)
+class _Rank:
+    """The k-th kind records of all blobs, with the index arrays reading them needs."""
+
+    rows: Ints
+    kinds: npt.NDArray[np.uint32]
+    num_sites: npt.NDArray[np.uint32]
+    head: Ints
+    site_row: Ints  # for each of their sites: which of ``rows``
+    site_offset: Ints  # the site's count byte, from its row's start
+    sites: Ints  # the global index of each of their sites
+
+    @classmethod
+    def of(cls, rows: Ints, kinds: Ints, num_sites: Ints, first_site: Ints) -> _Rank:
+        ns = num_sites[rows]
+        site_row = np.repeat(np.arange(len(rows)), ns)
+        within = np.arange(len(site_row)) - np.repeat(np.cumsum(ns) - ns, ns)
+        return cls(
+            rows,
+            kinds[rows].astype(np.uint32),
+            ns.astype(np.uint32),
+            8 + ns + (-(8 + ns) % 8),
+            site_row,
+            8 + within,
+            first_site[rows][site_row] + within,
+        )
+
+
+@dataclass(frozen=True, eq=False)
 class ValueShape:
     """The value-profile blobs of one binary: who owns one, and their (kind, sites) rows."""
 
@@ -76,7 +104,7 @@ class ValueShape:
     row_sites: Ints
     row_head: Ints  # Kind, NumValueSites, the site counts and their padding
     row_first_site: Ints
-    by_ordinal: tuple[Ints, ...]  # the rows that are the k-th kind record of their blob
+    by_ordinal: tuple[_Rank, ...]  # the rows that are the k-th kind record of their blob
     site_kind: Ints  # per site, all rows' sites in order
     site_record: Ints
 
@@ -201,13 +229,13 @@ def _index(starts: Ints, lengths: Ints) -> Ints | slice:
 def _word_masks(lay: RawLayout) -> tuple[tuple[int, int, int], ...]:
     """Runs of data-record words to compare, with the bits that matter in each.
 
-    Everything but ``FunctionPointer`` and ``Values`` (addresses) and the padding.
+    Everything but ``FunctionPointer`` and ``Values`` (addresses), padding
+    included: the compiler writes it as zeros, and it keeps the words whole.
     """
-    keep = np.zeros(lay.data_size, dtype=np.uint8)
-    for name, spec in lay.data_dtype.fields.items():  # type: ignore[union-attr]
-        if name not in ("function_pointer", "values"):
-            dtype, offset = spec[0], spec[1]
-            keep[offset : offset + dtype.itemsize] = 0xFF
+    keep = np.full(lay.data_size, 0xFF, dtype=np.uint8)
+    for name in ("function_pointer", "values"):
+        offset = lay.data_offset(name)
+        keep[offset : offset + lay.width] = 0
     masks = keep.view("<u8").tolist()
     runs: list[tuple[int, int, int]] = []
     for j, mask in enumerate(masks):
@@ -259,7 +287,7 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
         if slots <= _DENSE_TABLE_RATIO * len(addresses) + 4096:
             table = np.full(slots, -1, dtype=np.int32)
             table[(rel >> np.uint64(align)).astype(np.int64)] = np.arange(len(addresses))
-    first = int(np.argmax(known)) if known.any() else -1
+    first = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
         pointers, known.astype(np.uint64), first, addresses, address_ids, unknown, values, align,
         table,
@@ -299,6 +327,7 @@ def _value_shape(
     site_row = np.repeat(np.arange(len(found.blob)), found.num_sites)
     head = 8 + found.num_sites + (-(8 + found.num_sites) % 8)
     max_ordinal = int(ordinal.max()) + 1 if len(ordinal) else 0
+    first_site = np.cumsum(found.num_sites) - found.num_sites
     shape = ValueShape(
         blob_records=blob_records,
         blob_kinds=kinds,
@@ -307,8 +336,11 @@ def _value_shape(
         row_kind=found.kind,
         row_sites=found.num_sites,
         row_head=head,
-        row_first_site=np.cumsum(found.num_sites) - found.num_sites,
-        by_ordinal=tuple(np.flatnonzero(ordinal == k) for k in range(max_ordinal)),
+        row_first_site=first_site,
+        by_ordinal=tuple(
+            _Rank.of(np.flatnonzero(ordinal == k), found.kind, found.num_sites, first_site)
+            for k in range(max_ordinal)
+        ),
         site_kind=found.kind[site_row],
         site_record=blob_records[found.blob[site_row]],
     )
@@ -516,8 +548,12 @@ def _blob_starts(view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32])
     """
     pairs = len(u32) // 2
     total = u32[0 : 2 * pairs : 2]
-    kinds = u32[1 : 2 * pairs : 2]
-    maybe = np.flatnonzero((kinds - np.uint32(1)) < np.uint32(len(ValueKind)))
+    if shape.layout.order == "<":  # NumValueKinds is the high half of each word
+        words = u32[: 2 * pairs].view(np.uint64)
+        maybe = np.flatnonzero((words - np.uint64(1 << 32)) < np.uint64(len(ValueKind) << 32))
+    else:
+        kinds = u32[1 : 2 * pairs : 2]
+        maybe = np.flatnonzero((kinds - np.uint32(1)) < np.uint32(len(ValueKind)))
     size = total[maybe]
     first_kind = total[np.minimum(maybe + 1, pairs - 1)]  # the word after NumValueKinds
     good = ((size & 7) == 0) & (size >= 16) & (first_kind < len(ValueKind)) & (maybe + 1 < pairs)
@@ -610,26 +646,22 @@ def _check_blobs(
     row_end = np.zeros(nrows, dtype=np.int64)
     num_values = np.zeros(nrows, dtype=np.int64)
     site_lengths = np.zeros(shape.num_sites, dtype=np.int64)
-    for rank, rows in enumerate(vshape.by_ordinal):
-        at = starts[vshape.row_blob[rows]] + 8 if rank == 0 else row_end[rows - 1]
-        nsites = vshape.row_sites[rows]
-        if bool(np.any(at + vshape.row_head[rows] > end)):
+    for index, rank in enumerate(vshape.by_ordinal):
+        rows = rank.rows
+        at = starts[vshape.row_blob[rows]] + 8 if index == 0 else row_end[rows - 1]
+        if len(at) and int(at.max()) + int(rank.head.max()) > end:
             return None
-        word = (at - value_start) // 4
+        word = (at - value_start) >> 2
         if not (
-            np.array_equal(u32[word], vshape.row_kind[rows])
-            and np.array_equal(u32[word + 1], nsites)
+            np.array_equal(u32[word], rank.kinds) and np.array_equal(u32[word + 1], rank.num_sites)
         ):
             return None
-        counts = raw[spans(at + 8, nsites)].astype(np.int64)
-        site_lengths[spans(vshape.row_first_site[rows], nsites)] = counts
-        bounds = np.zeros(len(counts) + 1, dtype=np.int64)
-        np.cumsum(counts, out=bounds[1:])
-        firsts = np.cumsum(nsites) - nsites
-        values = bounds[firsts + nsites] - bounds[firsts]
+        counts = raw[at[rank.site_row] + rank.site_offset]
+        site_lengths[rank.sites] = counts
+        values = np.bincount(rank.site_row, weights=counts, minlength=len(rows)).astype(np.int64)
         row_at[rows] = at
         num_values[rows] = values
-        row_end[rows] = at + vshape.row_head[rows] + 16 * values
+        row_end[rows] = at + rank.head + 16 * values
     last = vshape.blob_last_row
     blob_end = np.where(last >= 0, row_end[np.maximum(last, 0)], starts + 8)
     if not np.array_equal(blob_end - starts, totals):

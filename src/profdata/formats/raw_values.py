@@ -134,8 +134,6 @@ def decode_sites(
     ):
         values_of, counts_of = pairs[kind]
         sites[blob].setdefault(_KINDS[kind], []).extend(
-            value_sites_of(
-                zip(values_of, counts_of, strict=False), islice(site_lengths, num_sites)
-            )
+            value_sites_of(zip(values_of, counts_of, strict=False), islice(site_lengths, num_sites))
         )
     return sites

@@ -115,7 +115,6 @@ def spans(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.
     return np.repeat(starts - firsts, lengths) + np.arange(total, dtype=np.int64)
 
 
-@dataclass(eq=False)
 class RecordColumns:
     """The records of a profile as parallel columns, in reader order.
 
@@ -125,18 +124,35 @@ class RecordColumns:
     indexed) build the columns straight from the file; any other profile gets
     them from its records (:meth:`of`).  ``counts`` is every record's counters
     concatenated, record ``i`` owning ``counts[starts[i] : starts[i] + lengths[i]]``.
+    ``names`` may be given as a function that makes them on first use: a
+    summary needs no names, and hashing or decoding 100k of them is not free.
     """
 
-    names: list[str]
-    hashes: npt.NDArray[np.uint64]
-    counts: Counts
-    lengths: npt.NDArray[np.int64]
+    __slots__ = ("_make_names", "_names", "counts", "hashes", "lengths", "starts")
 
-    def __post_init__(self) -> None:
-        self.starts: npt.NDArray[np.int64] = np.cumsum(self.lengths) - self.lengths
+    def __init__(
+        self,
+        names: list[str] | Callable[[], list[str]],
+        hashes: npt.NDArray[np.uint64],
+        counts: Counts,
+        lengths: npt.NDArray[np.int64],
+    ) -> None:
+        self._names: list[str] | None = None if callable(names) else names
+        self._make_names: Callable[[], list[str]] = names if callable(names) else list
+        self.hashes = hashes
+        self.counts = counts
+        self.lengths = lengths
+        self.starts: npt.NDArray[np.int64] = np.cumsum(lengths) - lengths
+
+    @property
+    def names(self) -> list[str]:
+        names = self._names
+        if names is None:
+            names = self._names = self._make_names()
+        return names
 
     def __len__(self) -> int:
-        return len(self.names)
+        return len(self.lengths)
 
     @classmethod
     def of(cls, records: Iterable[InstrRecord]) -> RecordColumns:
@@ -157,9 +173,13 @@ class RecordColumns:
 
     def select(self, keep: npt.NDArray[np.bool_]) -> RecordColumns:
         """The columns of the rows where ``keep`` is true, in order."""
-        names = self.names
+
+        def names() -> list[str]:
+            every = self.names
+            return [every[i] for i in np.flatnonzero(keep).tolist()]
+
         return RecordColumns(
-            [names[i] for i in np.flatnonzero(keep).tolist()],
+            names,
             self.hashes[keep],
             self.counts[np.repeat(keep, self.lengths)],
             self.lengths[keep],

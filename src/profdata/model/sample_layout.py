@@ -78,7 +78,7 @@ class _FrameNode:
 
     name: str = ""
     samples: FunctionSamples | None = None
-    call_site: LineLocation = LineLocation(0, 0)
+    call_site: LineLocation = field(default_factory=lambda: LineLocation(0, 0))
     children: dict[int, _FrameNode] = field(default_factory=dict)
 
     def child(self, call_site: LineLocation, callee: str, md5_names: bool) -> _FrameNode:

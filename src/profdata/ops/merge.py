@@ -251,7 +251,7 @@ class InstrProfWriter:
         """``filterFunctions``: drop names matching ``drop`` or not matching ``keep``."""
         if not keep and not drop:
             return None
-        keep_re, drop_re = _filter_regex(keep), _filter_regex(drop)
+        keep_re, drop_re = filter_regex(keep), filter_regex(drop)
         total = len(self.functions)
         for name in list(self.functions):
             if (drop_re is not None and drop_re.search(name)) or (
@@ -319,7 +319,7 @@ def _has_data(rec: InstrRecord) -> bool:
 _MSVC_MANGLED = re.compile(r"[?@$_0-9A-Za-z]+")
 
 
-def _filter_regex(pattern: str) -> re.Pattern[str] | None:
+def filter_regex(pattern: str) -> re.Pattern[str] | None:
     """LLVM's ``Regex`` for a filter; an MSVC-mangled name (``?...``) is taken literally."""
     if not pattern:
         return None
@@ -365,14 +365,14 @@ def load_path(path: str) -> InstrProfile:
 
 
 @dataclass
-class _Context:
+class WriterContext:
     """LLVM's ``WriterContext``: a writer and the inputs it could not use."""
 
     writer: InstrProfWriter
     errors: list[InputFailure] = field(default_factory=list)
 
 
-class _Reporter:
+class Reporter:
     """Emits diagnostics in order and remembers which problem kinds were already shown."""
 
     def __init__(self, sink: DiagnosticSink | None) -> None:
@@ -402,17 +402,32 @@ def merge_instr(
 
     Record warnings are emitted as each input is merged; unusable inputs are
     listed after all inputs are in, as LLVM does, and decide the failure.
+    Files read with the default loader go through
+    :class:`~profdata.ops.merge_fast.FastMerge` while they are raw profiles of
+    one binary; it hands over to the record-by-record merge at the first
+    input it cannot take, with the same state.
     """
-    reporter = _Reporter(sink)
+    from profdata.ops.merge_fast import FastMerge  # it builds on this module's writer
+
+    reporter = Reporter(sink)
     release = options.release
+    reads_files = load is load_path
     if not release.merge_reads_stdin:
         load = _stdin_is_empty(load)
     count = context_count(len(inputs), options.num_threads)
-    contexts = [_Context(_new_writer(options)) for _ in range(count)]
+    contexts = [WriterContext(_new_writer(options)) for _ in range(count)]
+    fast = FastMerge(options, contexts, load) if reads_files else None
     for index, entry in enumerate(inputs):
-        loaded = _read(load, entry.path)
-        _load_input(contexts[context_of(index, count)], entry, loaded, options, reporter)
+        ctx_index = context_of(index, count)
+        if fast is not None and fast.active:
+            loaded = fast.add(ctx_index, entry, reporter)
+            if loaded is None:
+                continue
+        else:
+            loaded = _read(load, entry.path)
+        _load_input(contexts[ctx_index], entry, loaded, options, reporter)
         del loaded
+    folding = fast if fast is not None and fast.active and fast.started else None
     for dst_index, src_index in merge_schedule(count):
         dst, src = contexts[dst_index], contexts[src_index]
         dst.errors.extend(src.errors)
@@ -423,7 +438,11 @@ def merge_instr(
                 error = MergeError("the writer contexts hold profiles of incompatible kinds")
                 error.llvm_message = reason
                 raise error
-        for kind in dst.writer.merge_from(src.writer):
+        if folding is not None:
+            problems = folding.fold(dst_index, src_index)
+        else:
+            problems = dst.writer.merge_from(src.writer)
+        for kind in problems:
             if reporter.first_time(kind):
                 reporter.emit(ContextWarning(kind))
     failures = [failure for ctx in contexts for failure in ctx.errors]
@@ -433,7 +452,7 @@ def merge_instr(
         failures and options.failure_mode is FailureMode.ANY
     ):
         raise MergeError(f"{len(failures)} of {len(inputs)} inputs could not be merged")
-    writer = contexts[0].writer
+    writer = folding.writer(0) if folding is not None else contexts[0].writer
     note = writer.filter_functions(options.function, options.no_function)
     if note is not None:
         reporter.emit(note)
@@ -474,11 +493,11 @@ def _new_writer(options: MergeOptions) -> InstrProfWriter:
 
 
 def _load_input(
-    ctx: _Context,
+    ctx: WriterContext,
     entry: WeightedFile,
     loaded: InstrProfile | ProfdataError,
     options: MergeOptions,
-    reporter: _Reporter,
+    reporter: Reporter,
 ) -> None:
     """``loadInput``: flags, records (remapped), vtable names, traces, binary ids."""
     if isinstance(loaded, EmptyProfileError):

@@ -1,0 +1,110 @@
+"""The profile the raw reader returns, and what it builds only on first use.
+
+The raw reader (:mod:`profdata.formats.raw`) checks a whole file up front, as
+``RawInstrProfReader`` fails before ``llvm-profdata`` prints anything, but
+``show`` only needs the :class:`~profdata.model.instr.RecordColumns`, which
+come straight from the data and counter sections.  Mapping NameRefs to names
+(an MD5 per name), decoding value sites and building 100k
+:class:`~profdata.model.instr.InstrRecord` objects wait until someone asks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
+from profdata.model.names import md5_hashes, name_str
+
+SEPARATOR = b"\x01"  # between names in a name chunk
+
+
+class NameTable:
+    """One name section (``InstrProfSymtab::create``): checked when read, hashed on first use.
+
+    Mapping NameRefs to names takes an MD5 per name; a summary needs no names.
+    The first of several names with one hash wins (LLVM's choice is unspecified).
+    """
+
+    def __init__(self, payloads: list[bytes]) -> None:
+        self._payloads = payloads
+        self._table: dict[int, str] | None = None
+
+    @staticmethod
+    def has_empty_name(payloads: list[bytes]) -> bool:
+        """Whether the chunks hold an empty name (LLVM: "symbol name is empty")."""
+        return any(
+            not p or p[:1] == SEPARATOR or p[-1:] == SEPARATOR or SEPARATOR * 2 in p
+            for p in payloads
+        )
+
+    def table(self) -> dict[int, str]:
+        if self._table is None:
+            self._table = {}
+            if self._payloads:
+                blob = SEPARATOR.join(self._payloads)
+                names = name_str(blob).split("\x01")
+                refs = md5_hashes(blob.split(SEPARATOR))
+                self._table = dict(zip(refs, names, strict=True))
+                if len(self._table) < len(names):  # a hash repeats
+                    self._table = {}
+                    for ref, name in zip(refs, names, strict=True):
+                        self._table.setdefault(ref, name)
+        return self._table
+
+
+class RawProfile(InstrProfile):
+    """A raw profile whose :class:`InstrRecord` objects are built on first use.
+
+    The reader checks everything up front (LLVM fails before printing
+    anything), but ``show`` only needs the :class:`RecordColumns`, which come
+    straight from the data and counter sections; decoding value sites and
+    building 100k records is left to whoever iterates ``records``.
+    """
+
+    def __init__(
+        self,
+        *,
+        columns: RecordColumns,
+        build_records: Callable[[], list[InstrRecord]],
+        name_tables: list[NameTable],
+        **fields: Any,
+    ) -> None:
+        self._records: Sequence[InstrRecord] = []
+        self._symbols: dict[int, str] | None = None
+        super().__init__(records=[], **fields)
+        self._columns = columns
+        self._build_records: Callable[[], list[InstrRecord]] | None = build_records
+        self._name_tables = name_tables
+
+    @property
+    def symbols(self) -> dict[int, str]:
+        """Every function and vtable name of every concatenated profile (first one wins)."""
+        if self._symbols is None:
+            symbols: dict[int, str] = {}
+            for names in self._name_tables:
+                table = names.table()
+                if symbols:
+                    table = {ref: name for ref, name in table.items() if ref not in symbols}
+                symbols.update(table)
+            self._symbols = symbols
+        return self._symbols
+
+    @symbols.setter
+    def symbols(self, value: dict[int, str]) -> None:
+        self._symbols = value or None
+
+    @property
+    def records(self) -> Sequence[InstrRecord]:
+        if self._build_records is not None:
+            self._records = self._build_records()
+            self._build_records = None
+        return self._records
+
+    @records.setter
+    def records(self, value: Sequence[InstrRecord]) -> None:
+        self._records = value
+        self._build_records = None
+
+    def columns(self) -> RecordColumns:
+        return self._columns

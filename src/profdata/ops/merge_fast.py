@@ -1,0 +1,578 @@
+"""The fast path of ``merge``: many raw profiles of one binary, summed as whole arrays.
+
+Merging N runs of one program record by record costs N times 100k Python
+record merges.  But runs of one binary share everything except their
+counters, bitmap bytes and profiled values (:mod:`profdata.formats.raw_columns`),
+so :class:`FastMerge` keeps each LLVM writer context as arrays -- all
+counters in one uint64 array, bitmaps in one byte array, the value sites as
+a sorted table of (site, value id) keys with counts -- and merges a run with
+a few vector operations.  Inputs are read one at a time, so memory does not
+grow with their number.
+
+It reproduces ``InstrProfWriter`` exactly (:mod:`profdata.ops.merge` is the
+reference, and the tests hold the two side by side):
+
+* counters add with saturation and the ``2**64-3`` clamp; a context's first
+  input is only scaled when its weight is above 1 (then it is also clamped);
+* bitmap bytes are ORed;
+* a value site's entries are LLVM's merge result: a value already in the
+  site adds ``count * weight``, a new value is inserted with its count as is
+  (LLVM's unscaled insert), a context's first input is scaled whole; after
+  every merge a site keeps its 255 largest entries by (count desc, value
+  asc), the order a merged site always ends up in.  A site that was never
+  merged (the whole merge had one input) keeps the raw order, stably sorted
+  by count;
+* counter overflows warn per input and function, in input and record order,
+  like the record-by-record merge; contexts fold in LLVM's schedule, and a
+  context that only receives another's records takes that context's
+  iteration order as its first-seen order.
+
+Whenever a run cannot be merged this way -- another binary, another format,
+pseudo counts, one value twice in a site (unknown indirect-call targets all
+become 0, and LLVM pairs such duplicates by position) -- the contexts are
+turned into ordinary :class:`~profdata.ops.merge.InstrProfWriter` records,
+exactly what the record-by-record merge would hold at that point, and the
+merge goes on that way.
+"""
+
+from __future__ import annotations
+
+import mmap
+import os
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.errors import EmptyProfileError, ProfdataError
+from profdata.formats.indexed_write import RecordTable, TableProfile, ValueColumns
+from profdata.formats.raw_columns import RawRun, RawShape, read_run, shape_of
+from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
+from profdata.model.instr import (
+    PSEUDO_WARM,
+    InstrProfile,
+    InstrRecord,
+    RecordColumns,
+    TemporalTrace,
+    spans,
+)
+from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.llvm_containers import small_densemap_order, stringmap_order
+from profdata.model.names import md5_hashes, name_bytes
+from profdata.ops.merge import (
+    DENSEMAP_TOMBSTONE_KEY,
+    KIND_CONFLICT,
+    FilterNote,
+    InputFailure,
+    InstrProfWriter,
+    MergeOptions,
+    RecordWarning,
+    Reporter,
+    WriterContext,
+    filter_regex,
+)
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
+from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
+
+Ints = npt.NDArray[np.int64]
+U64s = npt.NDArray[np.uint64]
+Bytes = npt.NDArray[np.uint8]
+Loaded = InstrProfile | ProfdataError
+Loader = Callable[[str], InstrProfile]
+
+_RANK_BITS = 8
+_RANK_MASK = (1 << _RANK_BITS) - 1
+_U64_MAX = np.uint64(U64_MAX)
+
+
+# -- the state of one writer context --------------------------------------------------
+@dataclass(eq=False)
+class _Values:
+    """A context's value sites: ``keys`` (site << id_bits | value id) ascending, with counts.
+
+    ``ranks`` is each entry's position in its raw site while the context
+    holds a single input (its order then is the raw order by count).
+    """
+
+    keys: Ints
+    counts: U64s
+    ranks: Ints | None
+    fill: Ints  # entries per site
+
+
+@dataclass(eq=False)
+class _State:
+    """One writer context's records as arrays."""
+
+    inputs: int = 0
+    counts: U64s | None = None
+    counts_max: int = 0  # an upper bound of ``counts``
+    bitmaps: Bytes | None = None
+    values: _Values | None = None
+    order: Ints | None = None  # first-seen record order, if not the data order
+
+
+@dataclass(eq=False)
+class _Group:
+    """The binary every fast input comes from, and what the merge derives from it once."""
+
+    shape: RawShape
+    names: list[str]  # remapped
+    name_hashes: U64s
+    record_of_counter: Ints  # counter index -> record (ascending)
+    counter_starts: Ints
+
+
+class FastMerge:
+    """Runs of one binary merged as arrays, one :class:`_State` per writer context."""
+
+    def __init__(
+        self,
+        options: MergeOptions,
+        contexts: Sequence[WriterContext],
+        load: Loader,
+    ) -> None:
+        self.options = options
+        self.contexts = list(contexts)
+        self.states = [_State() for _ in contexts]
+        self.load = load
+        self.group: _Group | None = None
+        self.active = True
+        self.started = False
+        self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
+
+    # -- loading --------------------------------------------------------------------
+    def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
+        """Merge one input; None if done (merged, skipped or failed), else the input read
+        in full, which the caller merges record by record from now on."""
+        ctx = self.contexts[ctx_index]
+        mapped = _map(entry.path)
+        if mapped is not None and not len(mapped):
+            return None  # an empty file is skipped, as EmptyProfileError is
+        run = None
+        if mapped is not None and self.group is not None:
+            run = read_run(mapped, self.group.shape)
+        if run is None:
+            loaded = _read(self.load, entry.path)
+            if isinstance(loaded, EmptyProfileError):
+                return None
+            if isinstance(loaded, ProfdataError):
+                ctx.errors.append(InputFailure(entry.path, loaded.llvm_message, loaded))
+                return None
+            if self.group is None and not self.started and mapped is not None:
+                self.group = self._group_of(mapped, loaded)
+                if self.group is not None:
+                    run = read_run(mapped, self.group.shape)
+            if run is None:
+                return self._leave(loaded)
+        if not self._merge_run(ctx_index, entry, run, reporter):
+            return self._leave(_read(self.load, entry.path))
+        return None
+
+    def _group_of(self, view: memoryview, profile: InstrProfile) -> _Group | None:
+        if profile.format != "raw":
+            return None
+        shape = shape_of(view, profile)
+        if shape is None or bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
+            return None
+        remap = self.options.remapping
+        names = [remap.get(n, n) for n in shape.names] if remap else shape.names
+        if len(set(zip(names, shape.hashes.tolist(), strict=True))) < len(names):
+            return None  # a (name, hash) twice: the record-by-record merge folds those
+        known = np.array([bool(n) and n == o for n, o in zip(names, shape.names, strict=True)])
+        name_hashes = shape.name_refs.copy()
+        if not known.all():
+            redo = np.flatnonzero(~known)
+            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo.tolist()])
+        lengths = shape.lengths
+        starts = np.cumsum(lengths) - lengths
+        return _Group(
+            shape, names, name_hashes, np.repeat(np.arange(len(lengths)), lengths), starts
+        )
+
+    def _leave(self, loaded: Loaded) -> Loaded:
+        """Hand the contexts over to the record-by-record merge (see the module docstring)."""
+        if self.started:
+            for ctx, state in zip(self.contexts, self.states, strict=True):
+                if state.inputs:
+                    ctx.writer.functions = _functions(self._table(state).records())
+        self.active = False
+        self.states = []
+        return loaded
+
+    # -- one run ----------------------------------------------------------------------
+    def _merge_run(
+        self, ctx_index: int, entry: WeightedFile, run: RawRun, reporter: Reporter
+    ) -> bool:
+        """``loadInput`` of a run; False (nothing changed) if it needs the long way."""
+        group = self.group
+        assert group is not None
+        shape = group.shape
+        raw_max = int(run.counts.max()) if len(run.counts) else 0
+        if self.options.release.merge_pseudo_counts and raw_max >= PSEUDO_WARM:
+            firsts = run.counts[group.counter_starts[shape.lengths > 0]]
+            if bool(np.any(firsts >= np.uint64(PSEUDO_WARM))):
+                return False
+        entries = _sorted_entries(run, shape)
+        if entries is None:
+            return False
+        ctx = self.contexts[ctx_index]
+        writer = ctx.writer
+        if writer.merge_kind(shape.kind, False) is not None:
+            ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
+            return True
+        state = self.states[ctx_index]
+        weight = entry.weight
+        overflowed = np.zeros(len(shape.names), dtype=bool)
+        self._merge_counters(state, run.counts, raw_max, weight, overflowed)
+        if state.bitmaps is None:
+            state.bitmaps = run.bitmaps.copy()
+        else:
+            np.bitwise_or(state.bitmaps, run.bitmaps, out=state.bitmaps)
+        keys, counts, ranks = entries
+        if state.values is None:
+            state.values = _first_values(keys, counts, ranks, weight, run.site_lengths, shape)
+            flags = _scale_flags(counts, weight)
+        else:
+            flags = _merge_values(state.values, keys, counts, weight, shape)
+        if flags is not None:
+            overflowed[shape.values.site_record[keys[flags] >> shape.id_bits]] = True
+        state.inputs += 1
+        self.started = True
+        for index in np.flatnonzero(overflowed).tolist():
+            kind = WarningKind.COUNTER_OVERFLOW
+            name = group.names[index]
+            reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
+        release = self.options.release
+        if release.merge_temporal_traces and shape.kind & ProfileKind.TEMPORAL and run.trace:
+            writer.traces.add_traces([TemporalTrace(weight, run.trace)], 1)
+        writer.binary_ids.extend(shape.binary_ids)
+        return True
+
+    def _merge_counters(
+        self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]
+    ) -> None:
+        flags = None
+        if state.counts is None:
+            if weight == 1:
+                state.counts = raw.copy()
+            else:
+                state.counts, flags = merge_counts_mask(
+                    np.zeros_like(raw), raw, weight, self.max_count
+                )
+            state.counts_max = int(state.counts.max()) if len(raw) else 0
+        elif weight == 1 and state.counts_max + raw_max <= self.max_count:
+            np.add(state.counts, raw, out=state.counts)
+            state.counts_max += raw_max
+        else:
+            state.counts, flags = merge_counts_mask(state.counts, raw, weight, self.max_count)
+            state.counts_max = int(state.counts.max()) if len(raw) else 0
+        if flags is not None and bool(flags.any()):
+            assert self.group is not None
+            overflowed[self.group.record_of_counter[np.flatnonzero(flags)]] = True
+
+    # -- folding the contexts -----------------------------------------------------------
+    def fold(self, dst_index: int, src_index: int) -> list[WarningKind]:
+        """``mergeRecordsFromWriter`` of two contexts' records (weight 1); the problems."""
+        writer, other = self.contexts[dst_index].writer, self.contexts[src_index].writer
+        writer.binary_ids.extend(other.binary_ids)
+        writer.traces.add_traces(other.traces.traces, other.traces.stream_size)
+        dst, src = self.states[dst_index], self.states[src_index]
+        if not src.inputs:
+            return []
+        if not dst.inputs:
+            self.states[dst_index] = _State(
+                src.inputs, src.counts, src.counts_max, src.bitmaps, src.values,
+                self._iteration_order(src),
+            )  # fmt: skip
+            self.states[src_index] = _State()
+            return []
+        assert dst.counts is not None and src.counts is not None
+        assert dst.values is not None and src.values is not None
+        assert dst.bitmaps is not None and src.bitmaps is not None
+        warnings: list[WarningKind] = []
+        total, flags = merge_counts_mask(dst.counts, src.counts, 1, self.max_count)
+        dst.counts, dst.counts_max = total, int(total.max()) if len(total) else 0
+        np.bitwise_or(dst.bitmaps, src.bitmaps, out=dst.bitmaps)
+        assert self.group is not None
+        value_flags = _merge_values(
+            dst.values, src.values.keys, src.values.counts, 1, self.group.shape
+        )
+        if bool(flags.any()) or value_flags is not None:
+            warnings.append(WarningKind.COUNTER_OVERFLOW)
+        dst.inputs += src.inputs
+        self.states[src_index] = _State()
+        return warnings
+
+    def _iteration_order(self, state: _State) -> Ints:
+        """``InstrProfWriter``'s iteration order of a context: names in ``StringMap`` order,
+        each name's records in ``SmallDenseMap`` order."""
+        assert self.group is not None
+        release = self.options.release
+        order = (
+            state.order if state.order is not None else np.arange(len(self.group.names))
+        ).tolist()
+        by_name: dict[str, list[int]] = {}
+        for index in order:
+            by_name.setdefault(self.group.names[index], []).append(index)
+        names = list(by_name)
+        result: list[int] = []
+        hashes = self.group.shape.hashes
+        for i in stringmap_order([name_bytes(n) for n in names], xxh3=release.stringmap_xxh3_hash):
+            members = by_name[names[i]]
+            if len(members) > 1:
+                slots = small_densemap_order(
+                    [int(hashes[m]) for m in members], mix=release.densemap_mix_hash
+                )
+                members = [members[s] for s in slots]
+            result.extend(members)
+        return np.array(result, dtype=np.int64)
+
+    # -- the result ----------------------------------------------------------------------
+    def writer(self, index: int) -> InstrProfWriter:
+        """Context ``index``'s writer holding its records as a table."""
+        base = self.contexts[index].writer
+        state = self.states[index]
+        if not state.inputs:
+            return base
+        return TableWriter(base, self._table(state))
+
+    def _table(self, state: _State) -> RecordTable:
+        """The context's records as a table, in its first-seen order."""
+        group = self.group
+        assert group is not None and state.counts is not None and state.bitmaps is not None
+        assert state.values is not None
+        shape = group.shape
+        vals = state.values
+        sites = vals.keys >> shape.id_bits
+        ids = vals.keys & ((1 << shape.id_bits) - 1)
+        tie = vals.ranks if vals.ranks is not None else ids
+        by_count = np.lexsort((tie, _U64_MAX - vals.counts, sites))
+        sites, ids, counts = sites[by_count], ids[by_count], vals.counts[by_count]
+        vshape = shape.values
+        rows = vshape.row_sites > 0
+        values = ValueColumns(
+            row_record=vshape.blob_records[vshape.row_blob[rows]],
+            row_kind=vshape.row_kind[rows],
+            row_sites=vshape.row_sites[rows],
+            site_lengths=np.bincount(sites, minlength=shape.num_sites).astype(np.int64),
+            values=shape.values_of(ids, sites),
+            counts=counts,
+        )
+        columns = RecordColumns(group.names, shape.hashes, state.counts, shape.lengths)
+        table = RecordTable(
+            columns,
+            shape.bitmap_lengths,
+            state.bitmaps,
+            values,
+            group.name_hashes,
+        )
+        return table if state.order is None else table.take(state.order)
+
+
+# -- value sites ---------------------------------------------------------------------
+def _sorted_entries(run: RawRun, shape: RawShape) -> tuple[Ints, U64s, Ints] | None:
+    """The run's profiled values sorted by key, with counts and raw ranks; None on a
+    duplicate (the same value twice in a site)."""
+    lengths = run.site_lengths
+    first = np.cumsum(lengths) - lengths
+    site = run.entry_site
+    rank = np.arange(len(site), dtype=np.int64) - first[site]
+    packed = (site << (shape.id_bits + _RANK_BITS)) | (run.entry_id << _RANK_BITS) | rank
+    packed.sort()
+    rank = packed & _RANK_MASK
+    keys = packed >> _RANK_BITS
+    if len(keys) > 1 and bool(np.any(keys[1:] == keys[:-1])):
+        return None
+    counts = run.entry_count[first[keys >> shape.id_bits] + rank]
+    return keys, counts, rank
+
+
+def _scale_flags(counts: U64s, weight: int) -> npt.NDArray[np.bool_] | None:
+    if weight == 1:
+        return None
+    flags = counts > np.uint64(U64_MAX // weight)
+    return flags if bool(flags.any()) else None
+
+
+def _first_values(
+    keys: Ints, counts: U64s, ranks: Ints, weight: int, site_lengths: Ints, shape: RawShape
+) -> _Values:
+    """A context's first run, scaled when its weight is above 1 (saturating)."""
+    if weight != 1:
+        over = counts > np.uint64(U64_MAX // weight)
+        with np.errstate(over="ignore"):
+            counts = counts * np.uint64(weight)
+        counts[over] = _U64_MAX
+    return _Values(keys, counts.copy(), ranks, site_lengths.copy())
+
+
+def _merge_values(
+    state: _Values, keys: Ints, counts: U64s, weight: int, shape: RawShape
+) -> npt.NDArray[np.bool_] | None:
+    """Merge sorted entries into the state; the overflow flag per entry if any overflowed."""
+    state.ranks = None
+    pos = np.searchsorted(state.keys, keys)
+    found = pos < len(state.keys)
+    found[found] = state.keys[pos[found]] == keys[found]
+    at = pos[found]
+    add = counts[found]
+    flags = None
+    over = np.zeros(len(add), dtype=bool)
+    if weight != 1:
+        over = add > np.uint64(U64_MAX // weight)
+        with np.errstate(over="ignore"):
+            add = add * np.uint64(weight)
+    with np.errstate(over="ignore"):
+        total = state.counts[at] + add
+    over |= total < add
+    if bool(over.any()):
+        total[over] = _U64_MAX
+        flags = np.zeros(len(keys), dtype=bool)
+        flags[np.flatnonzero(found)[over]] = True
+    state.counts[at] = total
+    new = ~found
+    if bool(new.any()):
+        new_keys = keys[new]
+        state.keys = np.insert(state.keys, pos[new], new_keys)
+        state.counts = np.insert(state.counts, pos[new], counts[new])
+        state.fill += np.bincount(new_keys >> shape.id_bits, minlength=len(state.fill))
+        if int(state.fill.max()) > MAX_VALUES_PER_SITE:
+            _truncate(state, shape)
+    return flags
+
+
+def _truncate(state: _Values, shape: RawShape) -> None:
+    """``sortByCount``'s cut: a site keeps its 255 first entries by (count desc, value asc)."""
+    heavy = np.flatnonzero(state.fill > MAX_VALUES_PER_SITE)
+    lo = np.searchsorted(state.keys, heavy << shape.id_bits)
+    hi = np.searchsorted(state.keys, (heavy + 1) << shape.id_bits)
+    sizes = hi - lo
+    index = spans(lo, sizes)
+    keys = state.keys[index]
+    order = np.lexsort((keys, _U64_MAX - state.counts[index], keys >> shape.id_bits))
+    rank = np.arange(len(index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    drop = index[order[rank >= MAX_VALUES_PER_SITE]]
+    state.keys = np.delete(state.keys, drop)
+    state.counts = np.delete(state.counts, drop)
+    state.fill[heavy] = MAX_VALUES_PER_SITE
+
+
+# -- records, writers -------------------------------------------------------------------
+def _functions(records: Sequence[InstrRecord]) -> dict[str, dict[int, InstrRecord]]:
+    functions: dict[str, dict[int, InstrRecord]] = {}
+    for rec in records:
+        functions.setdefault(rec.name, {})[rec.hash] = rec
+    return functions
+
+
+class TableWriter(InstrProfWriter):
+    """A merged writer context whose records stay a :class:`RecordTable` until asked for.
+
+    The CLI writes the table straight to the indexed format; ``functions``
+    (the record-by-record view) is built on first use.
+    """
+
+    def __init__(self, base: InstrProfWriter, table: RecordTable) -> None:
+        self._functions: dict[str, dict[int, InstrRecord]] = {}
+        super().__init__(
+            release=base.release,
+            traces=base.traces,
+            kind=base.kind,
+            frontend=base.frontend,
+            functions={},
+            binary_ids=base.binary_ids,
+            vtable_names=base.vtable_names,
+        )
+        self._table: RecordTable | None = table
+
+    @property
+    def functions(self) -> dict[str, dict[int, InstrRecord]]:
+        if self._table is not None:
+            self._functions = _functions(self._table.records())
+            self._table = None
+        return self._functions
+
+    @functions.setter
+    def functions(self, value: dict[str, dict[int, InstrRecord]]) -> None:
+        self._functions = value
+        self._table = None
+
+    def filter_functions(self, keep: str = "", drop: str = "") -> FilterNote | None:
+        if self._table is None:
+            return super().filter_functions(keep, drop)
+        if not keep and not drop:
+            return None
+        keep_re, drop_re = filter_regex(keep), filter_regex(drop)
+        names = self._table.columns.names
+        verdict: dict[str, bool] = {}
+        for name in names:
+            if name not in verdict:
+                verdict[name] = not (
+                    (drop_re is not None and drop_re.search(name))
+                    or (keep_re is not None and not keep_re.search(name))
+                )
+        kept = np.array([verdict[name] for name in names], dtype=bool)
+        self._table = self._table.take(np.flatnonzero(kept))
+        return FilterNote(sum(1 for v in verdict.values() if not v), len(verdict))
+
+    def to_profile(self, *, sparse: bool = False) -> InstrProfile:
+        if self._table is None:
+            return super().to_profile(sparse=sparse)
+        table = self._table
+        if sparse:
+            names = table.columns.names
+            has = table.has_data()
+            with_data = {name for name, flag in zip(names, has.tolist(), strict=True) if flag}
+            table = table.take(np.flatnonzero([name in with_data for name in names]))
+        return TableProfile(
+            table=table,
+            kind=self.kind,
+            format="merged",
+            binary_ids=list(self.binary_ids),
+            traces=list(self.traces.traces),
+            trace_stream_size=self.traces.stream_size,
+            vtable_names=list(dict.fromkeys(self.vtable_names)),
+            symbols={},
+            explicit_frontend=self.frontend,
+        )
+
+
+def has_duplicate_memop_values(profile: InstrProfile) -> bool:
+    """``validateRecord`` over a whole profile: some memop site holds a size twice."""
+    if not isinstance(profile, TableProfile):
+        return any(record_has_duplicates(rec) for rec in profile.records)
+    vals = profile.table.values
+    site_kind = np.repeat(vals.row_kind, vals.row_sites)
+    site_of_value = np.repeat(np.arange(len(vals.site_lengths)), vals.site_lengths)
+    memop = site_kind[site_of_value] == int(ValueKind.MEMOP_SIZE)
+    sites, values = site_of_value[memop], vals.values[memop]
+    order = np.lexsort((values, sites))
+    sites, values = sites[order], values[order]
+    return bool(np.any((sites[1:] == sites[:-1]) & (values[1:] == values[:-1])))
+
+
+# -- files -------------------------------------------------------------------------
+def _map(path: str) -> memoryview | None:
+    """The file's bytes, memory-mapped; None if it cannot be (the full read says why)."""
+    if path == "-":
+        return None
+    try:
+        with open(path, "rb") as fh:
+            if os.fstat(fh.fileno()).st_size == 0:
+                return memoryview(b"")
+            return memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+    except (OSError, ValueError):
+        return None
+
+
+def _read(load: Loader, path: str) -> Loaded:
+    try:
+        return load(path)
+    except ProfdataError as exc:
+        return exc
+
+
+__all__ = ["FastMerge", "TableWriter", "has_duplicate_memop_values"]
