@@ -23,6 +23,10 @@ class ProfdataError(Exception):
         self.detail = detail
         self.path = path
 
+    def for_release(self, raw_version: int, mismatch_wording: bool) -> ProfdataError:
+        """Reword for the selected release where llvm-profdata releases word it differently."""
+        return self
+
     def with_path(self, path: str) -> ProfdataError:
         """Attach the input's path if no deeper layer did."""
         if self.path is None:
@@ -105,6 +109,19 @@ class UnsupportedVersionError(FormatError):
     """A version number the format has never had, or that we refuse (raw v6)."""
 
     llvm_message = "unsupported instrumentation profile format version"
+
+
+class RawVersionError(UnsupportedVersionError):
+    """A raw version no LLVM release wrote; later releases word it as a mismatch."""
+
+    def for_release(self, raw_version: int, mismatch_wording: bool) -> ProfdataError:
+        """llvm-profdata 17+ word it as a mismatch with the one version they read."""
+        if mismatch_wording:
+            self.llvm_message = (
+                "raw profile version mismatch: Profile uses raw profile format version = "
+                f"{self.location.found}; expected version = {raw_version}"
+            )
+        return self
 
 
 class UnsupportedHashTypeError(FormatError):

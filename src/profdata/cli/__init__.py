@@ -107,6 +107,7 @@ def report(exc: ProfdataError) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     args_in = list(sys.argv[1:] if argv is None else argv)
     tb = "--traceback" in args_in
+    number = releases.DEFAULT_RELEASE
     try:
         args_in = _options.expand_response_files(args_in)
         rest, number, tb = _split_globals(args_in)
@@ -130,7 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ProfdataError as exc:
         if tb:
             traceback.print_exc()
-        report(exc)
+        rel = releases.release(number)
+        report(exc.for_release(rel.raw_version, rel.raw_version_mismatch_wording))
         return 1
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)

@@ -23,7 +23,7 @@ from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser
 from profdata.errors import FormatError, UsageError
 from profdata.formats import text as text_format
-from profdata.formats.indexed_write import write_indexed
+from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge import (
     INVALID_PROFILE,
@@ -163,11 +163,13 @@ def _options(args: argparse.Namespace) -> MergeOptions:
     )
 
 
-def _encode(args: argparse.Namespace, merged: InstrProfile, sparse: InstrProfile) -> bytes:
+def _encode(
+    args: argparse.Namespace, merged: InstrProfile, sparse: InstrProfile
+) -> bytes | bytearray:
     if args.output_format == "text":
         return text_format.write(sparse, args.release)
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
-    return write_indexed(merged, release=args.release, version=version, sparse=args.sparse)
+    return encode_indexed(merged, release=args.release, version=version, sparse=args.sparse)
 
 
 def run(args: argparse.Namespace) -> int:

@@ -62,7 +62,7 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import md5_hashes, name_bytes
+from profdata.model.names import ENCODING, ERRORS, md5_hashes, name_bytes
 from profdata.model.summary import DEFAULT_CUTOFFS, U64, ProfileSummary, summarize_counts
 from profdata.releases import Release
 
@@ -89,6 +89,7 @@ Bytes = npt.NDArray[np.uint8]
 
 _U32X2 = struct.Struct("<II")
 _KINDS = tuple(ValueKind)
+_MAX_SORT_BYTES = 64 << 20  # largest fixed-width name array sorted with numpy
 
 
 # -- the records as columns ---------------------------------------------------------
@@ -306,6 +307,17 @@ def write_indexed(
     indexed version (the layout changes, the ordering rules stay the
     release's); ``sparse`` drops names whose records are all zero.
     """
+    return bytes(encode_indexed(profile, release=release, version=version, sparse=sparse))
+
+
+def encode_indexed(
+    profile: InstrProfile,
+    *,
+    release: Release,
+    version: int | None = None,
+    sparse: bool = False,
+) -> bytearray:
+    """:func:`write_indexed` into a buffer the caller may write out without copying it."""
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & WRITTEN_FLAGS)
     if kind & ProfileKind.MEMPROF and lay.has_memprof:
@@ -347,7 +359,7 @@ def write_indexed(
         cs = bool(kind & ProfileKind.CS)
         legacy = not release.summary_skips_pseudo_records
         _patch_summaries(out, summary_at, table, written, cs, legacy)
-    return out.getvalue()
+    return out.buf
 
 
 # -- orders -------------------------------------------------------------------
@@ -369,13 +381,14 @@ class _Plan:
 def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
     names = table.columns.names
     hashes = table.columns.hashes
-    group_of: dict[str, int] = {}
-    gid = np.fromiter(
-        (group_of.setdefault(name, len(group_of)) for name in names),
-        dtype=np.int64,
-        count=len(names),
-    )
-    groups = list(group_of)
+    first_seen = dict.fromkeys(names)
+    if len(first_seen) == len(names):  # one record per name, the usual case
+        groups = names
+        gid = np.arange(len(names), dtype=np.int64)
+    else:
+        group_of = {name: index for index, name in enumerate(first_seen)}
+        groups = list(group_of)
+        gid = np.fromiter(map(group_of.__getitem__, names), dtype=np.int64, count=len(names))
     sizes = np.bincount(gid, minlength=len(groups))
     by_group = np.argsort(gid, kind="stable")  # records of each name, first seen first
     group_start = np.cumsum(sizes) - sizes
@@ -383,7 +396,7 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     keep = None
     if sparse:
         keep = np.bincount(gid, weights=table.has_data(), minlength=len(groups)) > 0
-    encoded = [name_bytes(name) for name in groups]
+    encoded = _encode_names(groups)
     insertion = _insertion_order(encoded, keep, release)
     if table.name_hashes is not None:
         name_hash = table.name_hashes[by_group[group_start]]
@@ -423,17 +436,38 @@ def _check_unique(
         )
 
 
+def _encode_names(names: list[str]) -> list[bytes]:
+    """Every name's bytes: encoded at once, joined by NUL, when no name holds a NUL."""
+    joined = "\x00".join(names)
+    if joined.count("\x00") == max(len(names) - 1, 0):
+        return joined.encode(ENCODING, ERRORS).split(b"\x00") if names else []
+    return [name_bytes(name) for name in names]
+
+
+def _sorted_bytewise(encoded: list[bytes], candidates: Ints) -> Ints:
+    """``candidates`` ordered by their names' bytes.
+
+    A fixed-width numpy byte-string array sorts like ``bytes`` as long as no
+    name holds a NUL (the padding); otherwise, or when the names are long,
+    Python sorts them.
+    """
+    keys = [encoded[i] for i in candidates.tolist()]
+    longest = max(map(len, keys), default=0)
+    if longest * len(keys) <= _MAX_SORT_BYTES and b"\x00" not in b"".join(keys):
+        return candidates[np.argsort(np.array(keys, dtype=f"S{max(longest, 1)}"), kind="stable")]
+    return candidates[sorted(range(len(keys)), key=keys.__getitem__)]
+
+
 def _insertion_order(
     encoded: list[bytes], keep: npt.NDArray[np.bool_] | None, release: Release
 ) -> Ints:
     """Names (indexes into ``encoded``) in the order LLVM inserts them into the generator."""
     if release.sorted_name_insertion:
-        candidates = range(len(encoded)) if keep is None else np.flatnonzero(keep).tolist()
-        order = sorted(candidates, key=encoded.__getitem__)
-    else:
-        order = stringmap_order(encoded, xxh3=release.stringmap_xxh3_hash)
-        if keep is not None:
-            order = [g for g in order if keep[g]]
+        candidates = np.arange(len(encoded)) if keep is None else np.flatnonzero(keep)
+        return _sorted_bytewise(encoded, candidates)
+    order = stringmap_order(encoded, xxh3=release.stringmap_xxh3_hash)
+    if keep is not None:
+        order = [g for g in order if keep[g]]
     return np.array(order, dtype=np.int64)
 
 
@@ -704,6 +738,7 @@ __all__ = [
     "RecordTable",
     "TableProfile",
     "ValueColumns",
+    "encode_indexed",
     "encode_summary",
     "encode_value_prof_data",
     "record_table",

@@ -34,7 +34,7 @@ from profdata.errors import (
     TooMuchDataError,
     TruncatedError,
     UnrecognizedFormatError,
-    UnsupportedVersionError,
+    RawVersionError,
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
@@ -152,6 +152,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         trace_stream_size=1 if traces else 0,
         vtable_names=list(vtable_names),
         name_tables=[table for part in parts for table in (part.names, part.vtable_names)],
+        last_raw_binary_ids=list(parts[-1].binary_ids) if len(parts) > 1 else None,
     )
 
 
@@ -285,7 +286,7 @@ class _ProfileReader:
         version = word & VERSION_MASK
         if version not in SUPPORTED_VERSIONS:
             cur.fail(
-                UnsupportedVersionError,
+                RawVersionError,
                 f"raw profile version {version} is not one of {SUPPORTED_VERSIONS}",
                 field="header.version",
                 expected=" or ".join(map(str, SUPPORTED_VERSIONS)),

@@ -60,7 +60,6 @@ _INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
 _MEMOP = int(ValueKind.MEMOP_SIZE)
 #: the shape's ASLR-dependent header words
 _MOVING_WORDS = ("names_delta",)
-_DENSE_TABLE_RATIO = 64  # address table slots allowed per function before searchsorted is used
 _FULL = 0xFFFFFFFFFFFFFFFF
 
 
@@ -114,9 +113,8 @@ class _CallTargets:
     """``InstrProfSymtab``'s address map of the shape's profile, as value ids.
 
     Another run of the binary has the same map moved by one load offset, so
-    a target is looked up as ``address - offset``: in a dense table indexed
-    by the address over the functions' alignment when the text is compact,
-    else by binary search.
+    a target is looked up as ``address - offset``: its bucket of ``2**bits``
+    bytes (about one function each) says which addresses to compare with.
     """
 
     pointers: U64s  # FunctionPointer column of the shape's profile
@@ -126,25 +124,29 @@ class _CallTargets:
     address_ids: Ints  # value id of each address's NameRef
     unknown_id: int  # value id of 0, what an unmatched target becomes
     values: U64s  # the NameRef of each id (ascending)
-    align_bits: int
-    table: npt.NDArray[np.int32] | None  # address index per aligned slot, -1 if none
+    bucket_bits: int
+    buckets: Ints  # the first address of each bucket, and len(addresses) at the end
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
+        result = np.full(len(targets), self.unknown_id, dtype=np.int64)
         if not len(self.addresses):
-            return np.full(len(targets), self.unknown_id, dtype=np.int64)
-        valid = targets <= np.uint64(mask)
+            return result
         local = (targets - np.uint64(offset)) & np.uint64(mask)
-        if self.table is not None:
-            rel = local - self.addresses[0]
-            valid &= rel <= np.uint64((len(self.table) - 1) << self.align_bits)
-            valid &= (rel & np.uint64((1 << self.align_bits) - 1)) == 0
-            slot = np.where(valid, rel >> np.uint64(self.align_bits), 0).astype(np.int64)
-            index = self.table[slot].astype(np.int64)
-            valid &= index >= 0
-        else:
-            index = np.minimum(np.searchsorted(self.addresses, local), len(self.addresses) - 1)
-            valid &= self.addresses[index] == local
-        return np.where(valid, self.address_ids[np.maximum(index, 0)], self.unknown_id)
+        rel = local - self.addresses[0]
+        nbuckets = len(self.buckets) - 1
+        inside = (targets <= np.uint64(mask)) & (rel >> np.uint64(self.bucket_bits) < nbuckets)
+        pending = np.flatnonzero(inside)
+        bucket = (rel[pending] >> np.uint64(self.bucket_bits)).astype(np.int64)
+        index, end = self.buckets[bucket], self.buckets[bucket + 1]
+        while len(pending):
+            live = index < end
+            pending, index, end = pending[live], index[live], end[live]
+            found = self.addresses[index]
+            hit = found == local[pending]
+            result[pending[hit]] = self.address_ids[index[hit]]
+            more = found < local[pending]
+            pending, index, end = pending[more], index[more] + 1, end[more]
+        return result
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,20 +279,17 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
     values = np.unique(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
     address_ids = np.searchsorted(values, refs).astype(np.int64)
     unknown = int(np.searchsorted(values, np.uint64(0)))
-    align = 0
-    table = None
+    bits = 0
+    buckets = np.zeros(1, dtype=np.int64)
     if len(addresses):
         rel = addresses - addresses[0]
-        spread = int(np.bitwise_or.reduce(rel))
-        align = (spread & -spread).bit_length() - 1 if spread else 0
-        slots = (int(rel[-1]) >> align) + 1
-        if slots <= _DENSE_TABLE_RATIO * len(addresses) + 4096:
-            table = np.full(slots, -1, dtype=np.int32)
-            table[(rel >> np.uint64(align)).astype(np.int64)] = np.arange(len(addresses))
-    first = int(np.argmax(known)) if bool(known.any()) else -1
+        bits = max(int(rel[-1]) // len(addresses), 1).bit_length() - 1
+        nbuckets = (int(rel[-1]) >> bits) + 1
+        buckets = np.searchsorted(rel >> np.uint64(bits), np.arange(nbuckets + 1)).astype(np.int64)
+    first_known = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
-        pointers, known.astype(np.uint64), first, addresses, address_ids, unknown, values, align,
-        table,
+        pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
+        bits, buckets,
     )  # fmt: skip
 
 
@@ -557,7 +556,7 @@ def _blob_starts(view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32])
     size = total[maybe]
     first_kind = total[np.minimum(maybe + 1, pairs - 1)]  # the word after NumValueKinds
     good = ((size & 7) == 0) & (size >= 16) & (first_kind < len(ValueKind)) & (maybe + 1 < pairs)
-    found = maybe[good].astype(np.int64) * 8 + shape.value_start
+    found: Ints = maybe[good].astype(np.int64) * 8 + shape.value_start
     if len(found) == len(shape.values.blob_records):
         return found
     return _walk_blobs(view, shape)

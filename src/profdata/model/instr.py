@@ -215,6 +215,14 @@ class InstrProfile:
     symbols: dict[int, str] = field(default_factory=dict)
     #: a text profile that said ``:fe``; LLVM refuses to merge those with IR profiles
     explicit_frontend: bool = False
+    #: binary ids of the last raw profile of a file holding several; LLVM 14/16 see only these
+    last_raw_binary_ids: list[bytes] | None = None
+
+    def binary_ids_seen(self, last_raw_profile_only: bool) -> list[bytes]:
+        """The ids a reader reports: all of them, or (LLVM <= 16) the last raw profile's."""
+        if last_raw_profile_only and self.last_raw_binary_ids is not None:
+            return self.last_raw_binary_ids
+        return self.binary_ids
 
     def __iter__(self) -> Iterator[InstrRecord]:
         return iter(self.records)

@@ -436,8 +436,17 @@ def _merge_values(
     new = ~found
     if bool(new.any()):
         new_keys = keys[new]
-        state.keys = np.insert(state.keys, pos[new], new_keys)
-        state.counts = np.insert(state.counts, pos[new], counts[new])
+        at_new = pos[new] + np.arange(len(new_keys))  # where they land in the merged arrays
+        is_new = np.zeros(len(state.keys) + len(new_keys), dtype=bool)
+        is_new[at_new] = True
+        merged_keys = np.empty(len(is_new), dtype=np.int64)
+        merged_counts = np.empty(len(is_new), dtype=np.uint64)
+        merged_keys[at_new] = new_keys
+        merged_counts[at_new] = counts[new]
+        is_new = ~is_new
+        merged_keys[is_new] = state.keys
+        merged_counts[is_new] = state.counts
+        state.keys, state.counts = merged_keys, merged_counts
         state.fill += np.bincount(new_keys >> shape.id_bits, minlength=len(state.fill))
         if int(state.fill.max()) > MAX_VALUES_PER_SITE:
             _truncate(state, shape)
@@ -563,7 +572,9 @@ def _map(path: str) -> memoryview | None:
         with open(path, "rb") as fh:
             if os.fstat(fh.fileno()).st_size == 0:
                 return memoryview(b"")
-            return memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
+            # every page is read: map them all in one go rather than fault by fault
+            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
+            return memoryview(mmap.mmap(fh.fileno(), 0, flags=flags, prot=mmap.PROT_READ))
     except (OSError, ValueError):
         return None
 

@@ -329,9 +329,10 @@ def _render_binary_ids(profile: InstrProfile, release: Release) -> str:
     if not traits.has_binary_ids:
         return ""
     header_always = traits.header_without_ids and release.show_indexed_binary_ids_header
-    if not profile.binary_ids and not header_always:
+    ids = profile.binary_ids_seen(release.raw_binary_ids_last_profile_only)
+    if not ids and not header_always:
         return ""
-    return "Binary IDs: \n" + "".join(f"{bid.hex()}\n" for bid in profile.binary_ids)
+    return "Binary IDs: \n" + "".join(f"{bid.hex()}\n" for bid in ids)
 
 
 def _render_traces(profile: InstrProfile) -> str:

@@ -1,0 +1,354 @@
+"""The fast raw merge (``ops/merge_fast``) against the record-by-record merge it stands in for.
+
+``merge_instr`` takes the fast path when it reads the files itself (the
+default loader); passing any other loader forces the record-by-record merge,
+which is the reference.  Every test merges the same files both ways and
+compares everything a user can see: the indexed bytes (full and ``--sparse``),
+the text output and the diagnostics.  Inputs: the raw files of the shared
+corpus, hypothesis-generated runs of one synthetic binary written by
+:mod:`profdata.formats.raw_write` (weights, counters at the saturation
+edges, unknown call targets, sites that outgrow 255 values), and the
+benchmark kit's real 20k-function profiles, also checked against the real
+llvm-profdata.
+"""
+
+from __future__ import annotations
+
+import random
+import shutil
+import subprocess
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from profdata.errors import MergeError
+from profdata.formats import raw_write
+from profdata.formats import text as text_format
+from profdata.formats.indexed_write import write_indexed
+from profdata.model.instr import InstrProfile, InstrRecord, ValueData
+from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.names import md5_hash
+from profdata.ops.merge import (
+    Diagnostic,
+    InputFailure,
+    MergeOptions,
+    load_path,
+    merge_instr,
+)
+from profdata.ops.merge_fast import TableWriter
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.releases import release
+from tests.conftest import SHARED
+
+U64_MAX = (1 << 64) - 1
+CORPUS = SHARED / "corpus"
+BENCH = Path("/work/profbench/n20000/c22/raw")
+LLVM22 = Path("/usr/lib/llvm-22/bin/llvm-profdata")
+CALL, MEMOP = ValueKind.INDIRECT_CALL_TARGET, ValueKind.MEMOP_SIZE
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What one merge showed: written bytes, text, diagnostics, or the error."""
+
+    indexed: bytes
+    sparse: bytes
+    text: bytes
+    diagnostics: tuple[object, ...]
+    fast: bool
+
+
+def _diagnostic(d: Diagnostic) -> object:
+    if isinstance(d, InputFailure):  # the exception object itself differs between runs
+        return ("failure", d.path, d.message)
+    return d
+
+
+def merge(
+    files: Sequence[tuple[Path, int]], *, fast: bool, rel: int = 22, threads: int = 0
+) -> Outcome | str:
+    inputs = [WeightedFile(str(path), weight) for path, weight in files]
+    options = MergeOptions(release=release(rel), num_threads=threads)
+    load = load_path if fast else (lambda path: load_path(path))
+    try:
+        result = merge_instr(inputs, options, load=load)
+    except MergeError as exc:
+        return f"MergeError: {exc}"
+    writer = result.writer
+    used_fast = isinstance(writer, TableWriter)
+    merged = writer.to_profile()
+    return Outcome(
+        write_indexed(merged, release=release(rel)),
+        write_indexed(merged, release=release(rel), sparse=True),
+        text_format.write(writer.to_profile(sparse=True), release(rel)),
+        tuple(_diagnostic(d) for d in result.diagnostics),
+        used_fast,
+    )
+
+
+def assert_same(files: Sequence[tuple[Path, int]], *, rel: int = 22, threads: int = 0) -> bool:
+    """Both merges agree; returns whether the fast one stayed fast to the end."""
+    fast = merge(files, fast=True, rel=rel, threads=threads)
+    slow = merge(files, fast=False, rel=rel, threads=threads)
+    if isinstance(fast, str) or isinstance(slow, str):
+        assert fast == slow
+        return False
+    assert not slow.fast
+    assert fast.indexed == slow.indexed
+    assert fast.sparse == slow.sparse
+    assert fast.text == slow.text
+    assert fast.diagnostics == slow.diagnostics
+    return fast.fast
+
+
+# -- corpus raw files -------------------------------------------------------------------
+def _corpus_dirs() -> list[Path]:
+    if not CORPUS.is_dir():
+        return []
+    return sorted({p.parent for p in CORPUS.rglob("*.profraw")})
+
+
+@pytest.mark.parametrize("folder", _corpus_dirs(), ids=lambda p: p.name)
+def test_corpus_raw_files(folder: Path) -> None:
+    """Each raw file alone, three times with weights, and all of a folder's files together."""
+    files = sorted(folder.glob("*.profraw"))
+    for path in files:
+        assert_same([(path, 1)])
+        assert_same([(path, 1), (path, 2), (path, 3)], threads=0)
+        assert_same([(path, 3), (path, 1), (path, 1), (path, 2)], threads=3, rel=19)
+    assert_same([(p, 1) for p in files] * 2, threads=2)
+    assert_same([(p, 2) for p in files], rel=14)
+
+
+def test_corpus_has_fast_merges() -> None:
+    """The corpus exercises the fast path, not only its fall-backs."""
+    if not CORPUS.is_dir():
+        pytest.skip("no corpus")
+    fast = sum(
+        assert_same([(path, 1), (path, 1)]) for path in sorted(CORPUS.rglob("*.profraw"))[:40]
+    )
+    assert fast >= 10
+
+
+# -- generated runs of one binary -------------------------------------------------------
+MEMOP_SIZES = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 16, 17, 32, 33, 64, 65, 512, 513]
+SMALL = st.integers(0, 50)
+EDGE = st.sampled_from([U64_MAX, U64_MAX - 1, U64_MAX - 2, U64_MAX - 3, 1 << 63, (1 << 62) + 7])
+
+
+@dataclass(frozen=True)
+class Function:
+    name: str
+    hash: int
+    counters: int
+    call_sites: int
+    memop_sites: int
+
+
+@st.composite
+def binaries(draw: st.DrawFn) -> list[Function]:
+    names = draw(
+        st.lists(st.text("abcdefgh_", min_size=1, max_size=6), min_size=1, max_size=6, unique=True)
+    )
+    return [
+        Function(
+            name,
+            draw(st.integers(0, U64_MAX - 2)),
+            draw(st.integers(1, 4)),
+            draw(st.integers(0, 2)),
+            draw(st.integers(0, 2)),
+        )
+        for name in names
+    ]
+
+
+@st.composite
+def runs(draw: st.DrawFn, binary: list[Function], edges: bool) -> InstrProfile:
+    """One run of ``binary``: counts, and targets among its functions (0: outside it)."""
+    counts = st.one_of(SMALL, EDGE) if edges else SMALL
+    targets = [0, *(md5_hash(f.name) for f in binary)]
+    records = []
+    for fn in binary:
+        values = draw(st.lists(counts, min_size=fn.counters, max_size=fn.counters))
+        sites: dict[ValueKind, list[list[ValueData]]] = {}
+        if fn.call_sites:
+            sites[CALL] = [
+                [ValueData(t, draw(counts)) for t in draw(st.lists(st.sampled_from(targets),
+                                                                    max_size=4, unique=True))]
+                for _ in range(fn.call_sites)
+            ]  # fmt: skip
+        if fn.memop_sites:
+            sites[MEMOP] = [
+                [ValueData(s, draw(counts)) for s in draw(st.lists(st.sampled_from(MEMOP_SIZES),
+                                                                    max_size=4, unique=True))]
+                for _ in range(fn.memop_sites)
+            ]  # fmt: skip
+        records.append(InstrRecord(fn.name, fn.hash, np.array(values, dtype=np.uint64), b"", sites))
+    return InstrProfile(kind=ProfileKind.IR, records=records, binary_ids=[b"\x12\x34"])
+
+
+@st.composite
+def merges(draw: st.DrawFn, edges: bool) -> tuple[list[InstrProfile], list[int], int]:
+    binary = draw(binaries())
+    profiles = draw(st.lists(runs(binary, edges), min_size=1, max_size=5))
+    weights = draw(
+        st.lists(st.sampled_from([1, 1, 1, 2, 3, 1 << 32]), min_size=len(profiles),
+                 max_size=len(profiles))
+    )  # fmt: skip
+    return profiles, weights, draw(st.sampled_from([0, 0, 1, 2, 3]))
+
+
+def _write(tmp: Path, profiles: list[InstrProfile], weights: list[int]) -> list[tuple[Path, int]]:
+    for old in tmp.glob("run*.profraw"):
+        old.unlink()
+    files = []
+    for index, (profile, weight) in enumerate(zip(profiles, weights, strict=True)):
+        path = tmp / f"run{index}.profraw"
+        path.write_bytes(raw_write.write(profile))
+        files.append((path, weight))
+    return files
+
+
+@pytest.mark.property
+@settings(
+    max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(merges(edges=False))
+def test_generated_runs(tmp_path: Path, case: tuple[list[InstrProfile], list[int], int]) -> None:
+    profiles, weights, threads = case
+    assert_same(_write(tmp_path, profiles, weights), threads=threads)
+
+
+@pytest.mark.property
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(merges(edges=True), st.sampled_from([22, 14]))
+def test_generated_runs_at_the_saturation_edges(
+    tmp_path: Path, case: tuple[list[InstrProfile], list[int], int], rel: int
+) -> None:
+    """Counters and value counts near 2**64-1 and 2**64-3, with weights: clamps and warnings."""
+    profiles, weights, threads = case
+    assert_same(_write(tmp_path, profiles, weights), rel=rel, threads=threads)
+
+
+def _one_function(
+    sites: list[list[tuple[int, int]]], counts: Sequence[int] = (5, 1)
+) -> InstrProfile:
+    rec = InstrRecord(
+        "f", 0x1234, np.array(counts, dtype=np.uint64), b"",
+        {MEMOP: [[ValueData(v, c) for v, c in site] for site in sites]},
+    )  # fmt: skip
+    return InstrProfile(kind=ProfileKind.IR, records=[rec])
+
+
+def _site_of(files: list[tuple[Path, int]]) -> list[tuple[int, int]]:
+    result = merge_instr(
+        [WeightedFile(str(p), w) for p, w in files], MergeOptions(release=release(22))
+    )
+    assert isinstance(result.writer, TableWriter)
+    (record,) = result.writer.records()
+    return [(vd.value, vd.count) for vd in record.sites(MEMOP)[0]]
+
+
+def test_value_site_order_rules(tmp_path: Path) -> None:
+    """Seen once: raw order, stably by count.  Merged: (count desc, value asc)."""
+    raw = [(9, 5), (3, 7), (1, 5), (4, 2)]
+    once = _write(tmp_path, [_one_function([raw])], [1])
+    assert _site_of(once) == [(3, 7), (9, 5), (1, 5), (4, 2)]
+    twice = _write(tmp_path, [_one_function([raw]), _one_function([[]])], [1, 1])
+    assert _site_of(twice) == [(3, 7), (1, 5), (9, 5), (4, 2)]
+    weighted = _write(tmp_path, [_one_function([raw]), _one_function([[(4, 3), (7, 1)]])], [1, 2])
+    # 4 was there: 2 + 3*2; 7 is new to the site: inserted unscaled, as LLVM does
+    assert _site_of(weighted) == [(4, 8), (3, 7), (1, 5), (9, 5), (7, 1)]
+    assert_same(weighted)
+
+
+def test_sites_outgrowing_255_values(tmp_path: Path) -> None:
+    """Every merge cuts a site to its 255 largest entries; the cut order decides what stays."""
+    rng = random.Random(7)
+    profiles = [
+        _one_function([[(v, rng.randint(1, 40)) for v in rng.sample(range(2000), 60)]])
+        for _ in range(12)
+    ]
+    files = _write(tmp_path, profiles, [1] * 12)
+    for threads in (0, 1, 3):
+        assert assert_same(files, threads=threads)
+    assert len(_site_of(files)) == 255
+
+
+def test_counter_saturation(tmp_path: Path) -> None:
+    """2**64-3 clamps and 2**64-1 saturates; each input that overflows warns once per function."""
+    low = _one_function([[(1, U64_MAX - 1)]], counts=(5, U64_MAX - 3))
+    high = _one_function([[(1, 10)]], counts=(U64_MAX - 2, U64_MAX))
+    files = _write(tmp_path, [low, high, low], [1, 2, 1])
+    for rel in (22, 14):
+        assert assert_same(files, rel=rel)
+    outcome = merge(files, fast=True)
+    assert isinstance(outcome, Outcome)
+    assert sum("COUNTER_OVERFLOW" in repr(d) for d in outcome.diagnostics) == 2
+
+
+def test_pseudo_counts_and_duplicates_fall_back(tmp_path: Path) -> None:
+    """A pseudo entry count, or one value twice in a site, leaves the rest to the slow merge."""
+    pseudo = _one_function([[(1, 1)]], counts=(U64_MAX, 3))
+    plain = _one_function([[(1, 1)]])
+    assert not assert_same(_write(tmp_path, [plain, plain, pseudo, plain], [1, 1, 1, 1]))
+    unknown = [ValueData(0, 3), ValueData(md5_hash("elsewhere"), 5)]  # both read back as 0
+    calls = InstrRecord("g", 7, np.array([1], np.uint64), b"", {CALL: [unknown]})
+    twice_unknown = InstrProfile(kind=ProfileKind.IR, records=[calls])
+    assert not assert_same(_write(tmp_path, [twice_unknown] * 3, [1, 2, 1]))
+
+
+def test_mixed_inputs(tmp_path: Path) -> None:
+    """Another binary or another format midway: the contexts are handed over intact."""
+    first = _one_function([[(1, 1), (2, 5)]])
+    other = InstrProfile(
+        kind=ProfileKind.IR,
+        records=[InstrRecord("f", 0x1234, np.array([1, 2, 3], np.uint64), b"", {})],
+    )
+    files = _write(tmp_path, [first, first, other, first], [1, 2, 1, 1])
+    text = tmp_path / "extra.proftext"
+    text.write_bytes(text_format.write(first, release(22)))
+    for threads in (0, 1, 3):
+        assert not assert_same(files, threads=threads)
+        assert not assert_same([*files[:2], (text, 1), files[0]], threads=threads)
+    missing = [files[0], (tmp_path / "missing.profraw", 1), files[1]]
+    (tmp_path / "empty.profraw").write_bytes(b"")
+    assert assert_same([files[0], (tmp_path / "empty.profraw", 1), files[1]])
+    assert merge(missing, fast=True) == merge(missing, fast=False)
+
+
+# -- real profiles of the benchmark kit ------------------------------------------------------
+def _bench_files(count: int) -> list[Path]:
+    files = sorted(BENCH.glob("seed_*.profraw"))[:count]
+    if len(files) < count:
+        pytest.skip(f"fewer than {count} raw profiles in {BENCH}")
+    return files
+
+
+def test_real_profiles_fast_equals_slow() -> None:
+    files = _bench_files(3)
+    assert assert_same([(f, 1) for f in files])
+    assert assert_same([(files[0], 1), (files[1], 3)], threads=1)
+
+
+@pytest.mark.compat
+def test_real_profiles_match_llvm_profdata(tmp_path: Path) -> None:
+    if not LLVM22.exists() or shutil.which(str(LLVM22)) is None:
+        pytest.skip("llvm-profdata 22 is not installed")
+    files = _bench_files(6)
+    for threads in (1, 2):
+        expected = tmp_path / f"llvm-{threads}.profdata"
+        subprocess.run(
+            [str(LLVM22), "merge", "-j", str(threads), "-o", str(expected), *map(str, files)],
+            check=True,
+        )
+        outcome = merge([(f, 1) for f in files], fast=True, threads=threads)
+        assert isinstance(outcome, Outcome) and outcome.fast
+        assert outcome.indexed == expected.read_bytes()
