@@ -149,8 +149,10 @@ def main() -> int:
     print()
     print(f"N={a.n}: {len(raws)} raw profiles, {size / 1e9:.2f} GB; min of {a.runs} runs "
           f"(+1 warm-up); llvm-profdata {a.release}; profdata from {src}")  # fmt: skip
-    print("speedup = llvm-profdata's wall time / profdata's (same -j); "
-          "`vs -j2` compares every profdata run with llvm-profdata -j2")
+    print(
+        "speedup = llvm-profdata's wall time / profdata's (same -j); "
+        "`vs -j2` compares every profdata run with llvm-profdata -j2"
+    )
     print()
     print("| case | -j | llvm wall | profdata wall | speedup | vs llvm -j2 "
           "| peak RSS llvm / ours | identical |")  # fmt: skip

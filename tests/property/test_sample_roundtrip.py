@@ -5,7 +5,8 @@ names are non-empty, have no spaces, newlines, ``#`` or ``[`` at the start and
 no ``:`` followed by a digit (the text reader anchors call targets on
 ``:<count>``); a location without discriminator fits 16 bits; CS contexts
 have their leaf at location 0 (the leaf location is never written) and no
-``:`` in frame names (a frame is split at its first ``:``); the
+``:`` in frame names (a frame is split at its first ``:``) nor frame line
+offsets of 2**31 or more (read as a signed int); the
 binary format holds no checksums, attributes or contexts.
 """
 
@@ -79,11 +80,15 @@ def function_samples(
 
 #: a context frame is split at its first ':', so frame names cannot hold one
 FRAME_NAMES = NAMES.filter(lambda n: ":" not in n)
+#: a frame's line offset is read as a signed int: 2**31 and above read back as 0
+FRAME_LOCATIONS = st.builds(
+    LineLocation, st.integers(0, (1 << 31) - 1), st.integers(0, (1 << 32) - 1)
+)
 
 
 @st.composite
 def contexts(draw: st.DrawFn) -> SampleContext:
-    callers = draw(st.lists(st.tuples(FRAME_NAMES, LOCATIONS), max_size=3))
+    callers = draw(st.lists(st.tuples(FRAME_NAMES, FRAME_LOCATIONS), max_size=3))
     frames = [SampleContextFrame(n, loc) for n, loc in callers]
     frames.append(SampleContextFrame(draw(FRAME_NAMES)))
     return SampleContext.of_frames(frames)

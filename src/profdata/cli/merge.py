@@ -10,8 +10,9 @@ with that release's message.
 ``-j N`` replays LLVM's split into ``N`` writer contexts (it changes the
 bytes exactly as it does for llvm-profdata); without it the split is LLVM's
 default for a two-thread machine (:mod:`profdata.ops.merge_threads`), so the
-output never depends on where the command runs.  Inputs are read and merged
-one after the other whatever ``-j`` says.
+output never depends on where the command runs.  How the work is spread
+over processes (raw profiles of one binary, one process per CPU, each owning
+some writer contexts) is separate from ``-j`` and never changes the output.
 """
 
 from __future__ import annotations

@@ -125,16 +125,19 @@ class _CallTargets:
     unknown_id: int  # value id of 0, what an unmatched target becomes
     values: U64s  # the NameRef of each id (ascending)
     bucket_bits: int
-    buckets: Ints  # the first address of each bucket, and len(addresses) at the end
+    buckets: npt.NDArray[np.int32]  # each bucket's first address; len(addresses) at the end
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
         result = np.full(len(targets), self.unknown_id, dtype=np.int64)
         if not len(self.addresses):
             return result
-        local = (targets - np.uint64(offset)) & np.uint64(mask)
+        local = targets - np.uint64(offset)
+        if mask != _FULL:
+            local &= np.uint64(mask)
         rel = local - self.addresses[0]
-        nbuckets = len(self.buckets) - 1
-        inside = (targets <= np.uint64(mask)) & (rel >> np.uint64(self.bucket_bits) < nbuckets)
+        inside = rel >> np.uint64(self.bucket_bits) < np.uint64(len(self.buckets) - 1)
+        if mask != _FULL:
+            inside &= targets <= np.uint64(mask)
         pending = np.flatnonzero(inside)
         bucket = (rel[pending] >> np.uint64(self.bucket_bits)).astype(np.int64)
         index, end = self.buckets[bucket], self.buckets[bucket + 1]
@@ -280,12 +283,12 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
     address_ids = np.searchsorted(values, refs).astype(np.int64)
     unknown = int(np.searchsorted(values, np.uint64(0)))
     bits = 0
-    buckets = np.zeros(1, dtype=np.int64)
+    buckets = np.zeros(1, dtype=np.int32)
     if len(addresses):
         rel = addresses - addresses[0]
-        bits = max(int(rel[-1]) // len(addresses), 1).bit_length() - 1
+        bits = max(max(int(rel[-1]) // len(addresses), 1).bit_length() - 3, 0)  # ~4 per function
         nbuckets = (int(rel[-1]) >> bits) + 1
-        buckets = np.searchsorted(rel >> np.uint64(bits), np.arange(nbuckets + 1)).astype(np.int64)
+        buckets = np.searchsorted(rel >> np.uint64(bits), np.arange(nbuckets + 1)).astype(np.int32)
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,

@@ -83,6 +83,11 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
     start = cur.pos
     data = cur.data
     end = cur.end
+    if start < end:
+        first = data[start]
+        if first < 0x80:
+            cur.pos = start + 1
+            return first
     value = shift = 0
     pos = start
     while True:
@@ -110,17 +115,23 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
     return value
 
 
-def read_string(cur: ByteReader, field: str) -> str:
-    """``readString``: bytes up to a NUL inside the data."""
-    start = cur.pos
-    nul = bytes(cur.data[start : cur.end]).find(b"\0")
-    if nul < 0:
-        cur.fail(
-            SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
-            field=field, llvm_message=MSG_TRUNCATED,
-        )  # fmt: skip
-    cur.pos = start + nul + 1
-    return name_str(bytes(cur.data[start : start + nul]))
+def read_strings(cur: ByteReader, count: int, field: str) -> list[str]:
+    """``readString`` ``count`` times: each name runs to a NUL inside the data."""
+    blob = bytes(cur.data[cur.pos : cur.end])
+    names: list[str] = []
+    at = 0
+    for _ in range(count):
+        nul = blob.find(b"\0", at)
+        if nul < 0:
+            cur.pos += at
+            cur.fail(
+                SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
+                field=field, llvm_message=MSG_TRUNCATED,
+            )  # fmt: skip
+        names.append(name_str(blob[at:nul]))
+        at = nul + 1
+    cur.pos += at
+    return names
 
 
 def read_magic(cur: ByteReader, fmt: int) -> None:
@@ -182,7 +193,7 @@ def read_name_table(cur: ByteReader) -> list[str]:
             field="num_names", expected=f"<= {cur.remaining}", found=str(size),
             llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
-    return [read_string(cur, "name") for _ in range(size)]
+    return read_strings(cur, size, "name")
 
 
 def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:

@@ -20,6 +20,7 @@ profile and ``!Attributes`` when non-zero.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import NoReturn
 
@@ -43,6 +44,10 @@ NPOS = (1 << 64) - 1  # StringRef::npos
 _MASK = NPOS
 VTABLE_PREFIX = b"vtables "  # kVTableProfPrefix
 FLAT_MARKER = b" !Flat"
+
+#: a body line the full ``ParseLine`` would read the same way (checked for ranges after)
+_SIMPLE_BODY = re.compile(rb"( +)([0-9]+)(?:\.([0-9]+))?: ([0-9]+)((?: [^ :]+:[0-9]+)*)")
+_SIMPLE_TARGET = re.compile(rb" ([^ :]+):([0-9]+)")
 
 BODY_EXPECTED = "Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found "
 HEAD_EXPECTED = "Expected 'mangled_name:NUM:NUM', found "
@@ -140,25 +145,25 @@ class _Line:
     function_hash: int = 0
     attributes: int = 0
     is_flat: bool = False
-    field: str = "line"  # what failed, for the located detail
+    failed: str = "line"  # the field being parsed when parsing failed (located detail)
 
 
 def _parse_metadata(text: bytes, out: _Line) -> bool:
     if text.startswith(b"!CFGChecksum:"):
-        out.field = "cfg_checksum"
+        out.failed = "cfg_checksum"
         value = _uint(text[len(b"!CFGChecksum:") :].strip(LLVM_WHITESPACE))
         if value is None:
             return False
         out.function_hash = value
         return True
     if text.startswith(b"!Attributes:"):
-        out.field = "attributes"
+        out.failed = "attributes"
         value = _uint(text[len(b"!Attributes:") :].strip(LLVM_WHITESPACE), 32)
         if value is None:
             return False
         out.attributes = value
         return True
-    out.field = "metadata"
+    out.failed = "metadata"
     return False
 
 
@@ -226,7 +231,7 @@ def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
     n1 = _find(line, b":")
     loc = _substr(line, depth, n1 - depth)
     dot = _find(loc, b".")
-    out.field = "line_offset"
+    out.failed = "line_offset"
     if dot == NPOS:
         offset = _uint(loc, 32)
         if offset is None or offset > 0xFFFF:
@@ -236,7 +241,7 @@ def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
         offset = _uint(_substr(loc, 0, dot), 32)
         if offset is None:
             return out, False
-        out.field = "discriminator"
+        out.failed = "discriminator"
         parsed = _uint(_substr(loc, dot + 1), 32)
         if parsed is None:
             return out, False
@@ -244,20 +249,20 @@ def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
     out.loc = LineLocation(offset, disc)
     rest = _substr(line, n1 + 2)
     if rest[:1].isdigit():
-        out.field = "samples"
+        out.failed = "samples"
         n3 = _find(rest, b" ")
         num = _uint(rest if n3 == NPOS else _substr(rest, 0, n3))
         if num is None:
             return out, False
         out.num = num
-        out.field = "call_targets"
+        out.failed = "call_targets"
         return out, _parse_targets(rest, n3, out)
     if release.sample_text_vtables and rest.startswith(VTABLE_PREFIX):
         out.kind = "vtables"
-        out.field = "vtable_types"
+        out.failed = "vtable_types"
         return out, _parse_type_counts(rest[len(VTABLE_PREFIX) :], out)
     out.kind = "callsite"
-    out.field = "callee_samples"
+    out.failed = "callee_samples"
     n3 = _rfind(rest, b":")
     out.callee = _substr(rest, 0, n3)
     callee_total = _uint(_substr(rest, n3 + 1))
@@ -325,6 +330,40 @@ class _Reader:
             llvm_message=message + name_str(line),
         )
 
+    def simple_body(
+        self, match: re.Match[bytes], stack: list[FunctionSamples], depth_metadata: int, index: int
+    ) -> bool:
+        """A plain body line (no spaces or colons in target names), read without ``ParseLine``.
+
+        Returns False, reading nothing, when any value is out of range or the line
+        follows metadata, so that the full parser reports it.
+        """
+        depth = len(match[1])
+        offset = int(match[2])
+        disc_text = match[3]
+        samples = int(match[4])
+        if disc_text is None:
+            disc = 0
+            if offset > 0xFFFF:
+                return False
+        else:
+            disc = int(disc_text)
+            if offset >> 32 or disc >> 32:
+                return False
+        if samples >> 64 or depth == depth_metadata:
+            return False
+        targets = dict(_SIMPLE_TARGET.findall(match[5])) if match[5] else {}
+        counts = {name: int(count) for name, count in targets.items()}
+        if any(count >> 64 for count in counts.values()):
+            return False
+        del stack[depth:]
+        record = stack[-1].record_at(LineLocation(offset, disc))
+        note = self.note
+        for name, count in counts.items():
+            note(record.add_called_target(name_str(name), count), index)
+        note(record.add_samples(samples), index)
+        return True
+
     def read(self) -> SampleProfile:
         release = self.release
         profiles = self.profile.profiles
@@ -360,6 +399,9 @@ class _Reader:
                 note(fs.add_head_samples(head_samples), index)
                 stack = [fs]
                 continue
+            simple = _SIMPLE_BODY.fullmatch(line)
+            if simple is not None and self.simple_body(simple, stack, depth_metadata, index):
+                continue
             parsed, ok = parse_line(line, release)
             if not ok:
                 if parsed.kind == "metadata" and release.sample_text_metadata_error:
@@ -368,7 +410,7 @@ class _Reader:
                     message = VTABLE_EXPECTED
                 else:
                     message = BODY_EXPECTED
-                self.fail(index, message, line, parsed.field, f"cannot parse {parsed.field}")
+                self.fail(index, message, line, parsed.failed, f"cannot parse {parsed.failed}")
             depth = parsed.depth
             if parsed.kind != "metadata" and depth == depth_metadata:
                 self.fail(

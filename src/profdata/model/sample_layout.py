@@ -206,6 +206,7 @@ def flatten_nested(table: dict[SampleContext, FunctionSamples], fs: FunctionSamp
         )  # fmt: skip
         for loc, record in fs.body_samples.items():
             target.record_at(loc).merge(record)
+        target.type_samples = copy.deepcopy(fs.type_samples)
     else:
         for loc, record in fs.body_samples.items():
             target.record_at(loc).merge(record)

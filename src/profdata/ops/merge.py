@@ -345,6 +345,9 @@ class MergeOptions:
     remapping: Mapping[str, str] = field(default_factory=dict)
     function: str = ""
     no_function: str = ""
+    #: processes that load raw profiles of one binary (writer contexts split between
+    #: them); 0: one per available CPU.  The output does not depend on it.
+    processes: int = 0
 
 
 @dataclass
@@ -417,17 +420,25 @@ def merge_instr(
     count = context_count(len(inputs), options.num_threads)
     contexts = [WriterContext(_new_writer(options)) for _ in range(count)]
     fast = FastMerge(options, contexts, load) if reads_files else None
-    for index, entry in enumerate(inputs):
+
+    def load_one(index: int, reporter: Reporter) -> None:
         ctx_index = context_of(index, count)
-        if fast is not None and fast.active:
+        entry = inputs[index]
+        if fast is not None and fast.takes(ctx_index):
             loaded = fast.add(ctx_index, entry, reporter)
             if loaded is None:
-                continue
+                return
         else:
             loaded = _read(load, entry.path)
         _load_input(contexts[ctx_index], entry, loaded, options, reporter)
-        del loaded
-    folding = fast if fast is not None and fast.active and fast.started else None
+
+    for index in range(len(inputs)):
+        if fast is not None and fast.split(index, len(inputs), count, load_one, reporter):
+            break
+        load_one(index, reporter)
+    folding = fast if fast is not None and fast.folds else None
+    if fast is not None and folding is None:
+        fast.hand_over_all()
     for dst_index, src_index in merge_schedule(count):
         dst, src = contexts[dst_index], contexts[src_index]
         dst.errors.extend(src.errors)

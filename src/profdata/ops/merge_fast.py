@@ -29,16 +29,23 @@ reference, and the tests hold the two side by side):
 
 Whenever a run cannot be merged this way -- another binary, another format,
 pseudo counts, one value twice in a site (unknown indirect-call targets all
-become 0, and LLVM pairs such duplicates by position) -- the contexts are
-turned into ordinary :class:`~profdata.ops.merge.InstrProfWriter` records,
-exactly what the record-by-record merge would hold at that point, and the
-merge goes on that way.
+become 0, and LLVM pairs such duplicates by position) -- its writer context
+is turned into ordinary :class:`~profdata.ops.merge.InstrProfWriter` records,
+exactly what the record-by-record merge would hold at that point, and that
+context goes on that way (contexts never meet before the final fold, so the
+others stay arrays until then).
+
+The same independence lets :meth:`FastMerge.split` load the contexts in
+several processes (fork, results pickled back), one per CPU; measured on a
+2-core machine it nearly halves the load time when the second core is idle,
+and gains nothing when other work keeps it busy.
 """
 
 from __future__ import annotations
 
 import mmap
 import os
+import pickle
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -63,6 +70,7 @@ from profdata.model.names import md5_hashes, name_bytes
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
+    Diagnostic,
     FilterNote,
     InputFailure,
     InstrProfWriter,
@@ -75,12 +83,17 @@ from profdata.ops.merge import (
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
+from profdata.ops.merge_threads import context_of
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
 Loader = Callable[[str], InstrProfile]
+#: loads input ``i`` into its context, reporting to the given reporter (``merge_instr``'s step)
+LoadStep = Callable[[int, Reporter], None]
+
+_MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
 
 _RANK_BITS = 8
 _RANK_MASK = (1 << _RANK_BITS) - 1
@@ -121,8 +134,7 @@ class _Group:
     shape: RawShape
     names: list[str]  # remapped
     name_hashes: U64s
-    record_of_counter: Ints  # counter index -> record (ascending)
-    counter_starts: Ints
+    counter_starts: Ints  # each record's first counter
 
 
 class FastMerge:
@@ -139,14 +151,26 @@ class FastMerge:
         self.states = [_State() for _ in contexts]
         self.load = load
         self.group: _Group | None = None
-        self.active = True
         self.started = False
+        #: contexts handed over to the record-by-record merge; contexts never meet before
+        #: the final fold, so each one switches on its own
+        self.slow: set[int] = set()
+        self.gave_up = False  # the first input was no raw profile this path can take
         self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
+
+    def takes(self, ctx_index: int) -> bool:
+        """Whether the next input of this context comes here."""
+        return not self.gave_up and ctx_index not in self.slow
+
+    @property
+    def folds(self) -> bool:
+        """Whether every context is still arrays, so the contexts fold here too."""
+        return self.started and not self.gave_up and not self.slow
 
     # -- loading --------------------------------------------------------------------
     def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
         """Merge one input; None if done (merged, skipped or failed), else the input read
-        in full, which the caller merges record by record from now on."""
+        in full, which the caller merges record by record (this context now goes that way)."""
         ctx = self.contexts[ctx_index]
         mapped = _map(entry.path)
         if mapped is not None and not len(mapped):
@@ -166,9 +190,9 @@ class FastMerge:
                 if self.group is not None:
                     run = read_run(mapped, self.group.shape)
             if run is None:
-                return self._leave(loaded)
+                return self._leave(ctx_index, loaded)
         if not self._merge_run(ctx_index, entry, run, reporter):
-            return self._leave(_read(self.load, entry.path))
+            return self._leave(ctx_index, _read(self.load, entry.path))
         return None
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> _Group | None:
@@ -188,19 +212,109 @@ class FastMerge:
             name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo.tolist()])
         lengths = shape.lengths
         starts = np.cumsum(lengths) - lengths
-        return _Group(
-            shape, names, name_hashes, np.repeat(np.arange(len(lengths)), lengths), starts
-        )
+        return _Group(shape, names, name_hashes, starts)
 
-    def _leave(self, loaded: Loaded) -> Loaded:
-        """Hand the contexts over to the record-by-record merge (see the module docstring)."""
-        if self.started:
-            for ctx, state in zip(self.contexts, self.states, strict=True):
-                if state.inputs:
-                    ctx.writer.functions = _functions(self._table(state).records())
-        self.active = False
-        self.states = []
+    def _leave(self, ctx_index: int, loaded: Loaded) -> Loaded:
+        """Hand a context over to the record-by-record merge (see the module docstring);
+        all of them if no input has come this way yet."""
+        if not self.started:
+            self.gave_up = True
+        else:
+            self.hand_over(ctx_index)
         return loaded
+
+    def hand_over(self, ctx_index: int) -> None:
+        """Turn a context's arrays into its writer's records, exactly as the
+        record-by-record merge would hold them."""
+        state = self.states[ctx_index]
+        if state.inputs:
+            self.contexts[ctx_index].writer.functions = _functions(self._table(state).records())
+        self.states[ctx_index] = _State()
+        self.slow.add(ctx_index)
+
+    def hand_over_all(self) -> None:
+        if self.started and not self.gave_up:
+            for index in range(len(self.states)):
+                if index not in self.slow:
+                    self.hand_over(index)
+
+    # -- several processes ---------------------------------------------------------------
+    def split(
+        self, index: int, total: int, count: int, load_one: LoadStep, reporter: Reporter
+    ) -> bool:
+        """Load inputs ``index..total-1`` in worker processes, each owning some of the
+        ``count`` writer contexts; False (and nothing done) when that cannot help.
+
+        Contexts never meet before the final fold, so each worker merges its
+        contexts' inputs in order exactly as one process would.  Diagnostics
+        are collected and emitted in input order at the end.  A worker that
+        meets an input it would have to merge record by record, or a bad one,
+        gives up, and its contexts are loaded here afterwards.
+        """
+        workers = self._workers(total - index, count)
+        if workers < 2:
+            return False
+        todo = [[i for i in range(index, total) if context_of(i, count) % workers == w]
+                for w in range(workers)]  # fmt: skip
+        children: dict[int, tuple[int, int]] = {}
+        for worker in range(1, workers):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # pragma: no cover - runs in the child, which never returns
+                os.close(read_end)
+                self._work_in_child(worker, workers, count, todo[worker], load_one, write_end)
+            os.close(write_end)
+            children[worker] = (pid, read_end)
+        tagged = _Tagged()
+        tagged.load(todo[0], load_one)
+        for worker, (pid, read_end) in children.items():
+            with os.fdopen(read_end, "rb") as pipe:
+                payload = pipe.read()
+            os.waitpid(pid, 0)
+            if not payload:
+                tagged.load(todo[worker], load_one)
+                continue
+            contexts, items = pickle.loads(payload)
+            for ctx_index, state, writer in contexts:
+                self.states[ctx_index] = state
+                self.contexts[ctx_index].writer = writer
+            tagged.items.extend(items)
+        tagged.replay(reporter)
+        return True
+
+    def _workers(self, remaining: int, count: int) -> int:
+        if not self.folds or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
+            return 1
+        wanted = self.options.processes
+        if wanted <= 0:
+            affinity = getattr(os, "sched_getaffinity", None)
+            wanted = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
+        return max(1, min(wanted, count))
+
+    def _work_in_child(
+        self, worker: int, workers: int, count: int, todo: list[int], load_one: LoadStep, pipe: int
+    ) -> None:  # pragma: no cover - runs in a forked child
+        payload = b""
+        try:
+            tagged = _Tagged()
+            for index in todo:
+                ctx_index = context_of(index, count)
+                errors = len(self.contexts[ctx_index].errors)
+                tagged.index = index
+                load_one(index, tagged)
+                if not self.takes(ctx_index) or len(self.contexts[ctx_index].errors) > errors:
+                    raise _GiveUp
+            mine = [c for c in range(count) if c % workers == worker]
+            payload = pickle.dumps(
+                ([(c, self.states[c], self.contexts[c].writer) for c in mine], tagged.items),
+                protocol=pickle.HIGHEST_PROTOCOL,
+            )
+        except BaseException:
+            payload = b""
+        finally:
+            with os.fdopen(pipe, "wb") as out:
+                out.write(payload)
+            os._exit(0)
 
     # -- one run ----------------------------------------------------------------------
     def _merge_run(
@@ -271,7 +385,9 @@ class FastMerge:
             state.counts_max = int(state.counts.max()) if len(raw) else 0
         if flags is not None and bool(flags.any()):
             assert self.group is not None
-            overflowed[self.group.record_of_counter[np.flatnonzero(flags)]] = True
+            starts = self.group.counter_starts
+            hit = np.searchsorted(starts, np.flatnonzero(flags), side="right") - 1
+            overflowed[hit] = True
 
     # -- folding the contexts -----------------------------------------------------------
     def fold(self, dst_index: int, src_index: int) -> list[WarningKind]:
@@ -370,6 +486,39 @@ class FastMerge:
             group.name_hashes,
         )
         return table if state.order is None else table.take(state.order)
+
+
+class _GiveUp(Exception):
+    """A worker process met an input it does not take."""
+
+
+class _Tagged(Reporter):
+    """Diagnostics kept with the input they came from, to be emitted in input order."""
+
+    def __init__(self) -> None:
+        super().__init__(None)
+        self.index = 0
+        self.items: list[tuple[int, Diagnostic]] = []
+
+    def emit(self, diagnostic: Diagnostic) -> None:
+        self.items.append((self.index, diagnostic))
+
+    def first_time(self, kind: WarningKind) -> bool:
+        return False  # decided when replayed
+
+    def load(self, todo: list[int], load_one: LoadStep) -> None:
+        for index in todo:
+            self.index = index
+            load_one(index, self)
+
+    def replay(self, reporter: Reporter) -> None:
+        for _, diagnostic in sorted(self.items, key=lambda item: item[0]):
+            if isinstance(diagnostic, RecordWarning):
+                first = reporter.first_time(diagnostic.kind)
+                diagnostic = RecordWarning(
+                    diagnostic.kind, diagnostic.source, diagnostic.function, first
+                )
+            reporter.emit(diagnostic)
 
 
 # -- value sites ---------------------------------------------------------------------

@@ -45,6 +45,7 @@ from profdata.model.sample_layout import (
     nest_contexts,
     trim_cold_contexts,
 )
+from profdata.model.sample_map_order import profile_map_order
 from profdata.ops.merge import FailureMode, InputFailure
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release
@@ -52,6 +53,10 @@ from profdata.releases import Release
 UNWRITABLE = "Profile encoding format unsupported for writing operations"
 PROBE_MISMATCH = "cannot merge probe-based profile with non-probe-based profile"
 CS_MISMATCH = "cannot merge CS profile with non-CS profile"
+COLD_MERGE_WITHOUT_CONTEXT = (
+    "--sample-merge-cold-context needs calling contexts: this profile has cold functions "
+    "without one (llvm-profdata crashes on it)"
+)
 SYMBOL_LIST_LOST = (
     "Profile Symbol list is not empty but the output format is not ExtBinary format. "
     "The list will be lost in the output. "
@@ -169,7 +174,7 @@ def merge_samples(
         merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
-        for fs in profile.profiles.values():
+        for fs in profile_map_order(profile, release.sample_cs_hash_md5_frames):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
             into = target.get(context)
@@ -195,10 +200,16 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     """Cold-context trimming, then the layout conversion, as ``mergeSampleProfile`` orders them."""
     release = options.release
     md5 = release.sample_cs_hash_md5_frames
-    if profile.is_cs and (options.merge_cold_context or options.trim_cold_context):
+    if options.merge_cold_context or options.trim_cold_context:
+        threshold = cold_count_threshold(profile)
+        if options.merge_cold_context and any(
+            not fs.context.frames and fs.total_samples < threshold
+            for fs in profile.profiles.values()
+        ):
+            raise UsageError(COLD_MERGE_WITHOUT_CONTEXT)
         trim_cold_contexts(
             profile,
-            cold_count_threshold(profile),
+            threshold,
             trim=options.trim_cold_context,
             merge=options.merge_cold_context,
             frame_depth=options.cold_context_frame_depth,

@@ -8,6 +8,7 @@ For every ``inputs/*.txt`` and each release it records, in
 command:
 
 * ``merge``      ``merge --sample --text``
+* ``merge-<case>`` the same with the options of ``MERGE_CASES``
 * ``binary``     ``merge --sample --binary`` (stdout holds the file's bytes, hex)
 * ``binary-text`` ``merge --sample --text`` of that binary file (the binary reader)
 * ``show-<case>`` ``show --sample`` with the options of ``SHOW_CASES``
@@ -45,6 +46,17 @@ SHOW_CASES: dict[str, tuple[list[str], int]] = {
 }
 
 
+#: merge --sample --text cases with options: name -> (options, releases that have them)
+MERGE_CASES: dict[str, tuple[list[str], tuple[int, ...]]] = {
+    "merge-weighted": (["--weighted-input=3,{input}", "{input}"], RELEASES),
+    "merge-flat": (["--convert-sample-profile-layout=flat", "{input}"], (19, 22)),
+    "merge-nest": (["--convert-sample-profile-layout=nest", "{input}"], (19, 22)),
+    "merge-gen-nested": (["--gen-cs-nested-profile", "{input}"], (14, 16)),
+    "merge-cold-merge": (["--sample-merge-cold-context", "{input}"], RELEASES),
+    "merge-cold-trim": (["--sample-trim-cold-context", "{input}"], RELEASES),
+}
+
+
 def tool(release: int) -> str:
     return f"/usr/lib/llvm-{release}/bin/llvm-profdata"
 
@@ -74,6 +86,11 @@ def main() -> None:
                 cases["merge"] = record(
                     run(release, ["merge", "--sample", "--text", rel_input, "-o", "-"])
                 )
+                for case, (options, releases) in MERGE_CASES.items():
+                    if release in releases:
+                        args = [o.format(input=rel_input) for o in options]
+                        merge_args = ["merge", "--sample", "--text", *args, "-o", "-"]
+                        cases[case] = record(run(release, merge_args))
                 binary = scratch / f"{name}.afdo"
                 made = run(release, ["merge", "--sample", "--binary", rel_input, "-o", str(binary)])
                 if made.returncode == 0 and binary.exists():

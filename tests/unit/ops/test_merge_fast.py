@@ -70,10 +70,15 @@ def _diagnostic(d: Diagnostic) -> object:
 
 
 def merge(
-    files: Sequence[tuple[Path, int]], *, fast: bool, rel: int = 22, threads: int = 0
+    files: Sequence[tuple[Path, int]],
+    *,
+    fast: bool,
+    rel: int = 22,
+    threads: int = 0,
+    processes: int = 1,
 ) -> Outcome | str:
     inputs = [WeightedFile(str(path), weight) for path, weight in files]
-    options = MergeOptions(release=release(rel), num_threads=threads)
+    options = MergeOptions(release=release(rel), num_threads=threads, processes=processes)
     load = load_path if fast else (lambda path: load_path(path))
     try:
         result = merge_instr(inputs, options, load=load)
@@ -322,6 +327,41 @@ def test_mixed_inputs(tmp_path: Path) -> None:
     (tmp_path / "empty.profraw").write_bytes(b"")
     assert assert_same([files[0], (tmp_path / "empty.profraw", 1), files[1]])
     assert merge(missing, fast=True) == merge(missing, fast=False)
+
+
+def test_processes_change_nothing(tmp_path: Path) -> None:
+    """Contexts loaded in two processes: same bytes, same diagnostics in input order, also
+    when a worker meets a bad file or another binary and its contexts are loaded again."""
+    rng = random.Random(5)
+    profiles = [
+        _one_function(
+            [[(v, rng.choice([1, 7, U64_MAX - 5])) for v in rng.sample(range(40), 5)]],
+            counts=(rng.randint(1, 9), rng.choice([3, U64_MAX - 1])),
+        )
+        for _ in range(14)
+    ]
+    files = _write(tmp_path, profiles, [rng.choice([1, 2]) for _ in profiles])
+    bad = tmp_path / "bad.profraw"
+    bad.write_bytes(files[0][0].read_bytes()[:200])
+    other = tmp_path / "other.profraw"
+    other.write_bytes(
+        raw_write.write(
+            InstrProfile(
+                kind=ProfileKind.IR,
+                records=[InstrRecord("f", 1, np.array([1, 2, 3], np.uint64), b"", {})],
+            )
+        )
+    )
+    cases = [files, [*files[:9], (bad, 1), *files[9:]], [*files[:8], (other, 1), *files[8:]]]
+    for case in cases:
+        for threads in (0, 3):
+            one = merge(case, fast=True, threads=threads, processes=1)
+            two = merge(case, fast=True, threads=threads, processes=2)
+            assert one == two
+            assert_same(case, threads=threads)
+    outcome = merge(files, fast=True, processes=2)
+    assert isinstance(outcome, Outcome) and outcome.fast
+    assert any("COUNTER_OVERFLOW" in repr(d) for d in outcome.diagnostics)
 
 
 # -- real profiles of the benchmark kit ------------------------------------------------------
