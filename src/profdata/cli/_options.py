@@ -115,8 +115,7 @@ def llvm_usage_message(message: str) -> str:
         )
     if m := _INVALID_CHOICE.search(message):
         return (
-            f"llvm-profdata: for the {m.group(1)} option: "
-            f"Cannot find option named '{m.group(2)}'!"
+            f"llvm-profdata: for the {m.group(1)} option: Cannot find option named '{m.group(2)}'!"
         )
     if m := _ARGUMENT.match(message):
         return f"llvm-profdata: for the {m.group(1)} option: {m.group(2)}"

@@ -8,6 +8,7 @@ anything for it (:meth:`ByteReader.require`).
 
 from __future__ import annotations
 
+import builtins
 import struct
 from typing import Literal, NoReturn
 
@@ -240,5 +241,5 @@ class ByteWriter:
     def patch_words(self, pos: int, values: list[int] | tuple[int, ...]) -> None:
         _st(self.order, f"{len(values)}Q").pack_into(self.buf, pos, *values)
 
-    def getvalue(self) -> bytes:
-        return bytes(self.buf)
+    def getvalue(self) -> builtins.bytes:
+        return builtins.bytes(self.buf)

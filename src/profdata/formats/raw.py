@@ -31,10 +31,10 @@ import numpy.typing as npt
 from profdata.errors import (
     HeaderCorruptError,
     MalformedError,
+    RawVersionError,
     TooMuchDataError,
     TruncatedError,
     UnrecognizedFormatError,
-    RawVersionError,
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
