@@ -92,7 +92,10 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         return out
 
     def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:
-        return self.parse_intermixed_args(self.normalize(expand_response_files(argv)))
+        words = self.normalize(expand_response_files(argv))
+        if "--" in words:  # argparse cannot intermix across an end-of-options marker
+            return self.parse_args(words)
+        return self.parse_intermixed_args(words)
 
 
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")

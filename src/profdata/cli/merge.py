@@ -11,7 +11,7 @@ with that release's message.
 bytes exactly as it does for llvm-profdata); without it the split is LLVM's
 default for a two-thread machine (:mod:`profdata.ops.merge_threads`), so the
 output never depends on where the command runs.  How the work is spread
-over processes (raw profiles of one binary, one process per CPU, each owning
+over processes (raw profiles of one binary, one process per idle CPU, each owning
 some writer contexts) is separate from ``-j`` and never changes the output.
 """
 
