@@ -107,7 +107,7 @@ def test_sample_only_options_are_accepted_and_ignored(run: Run) -> None:
 @pytest.mark.parametrize(
     ("arg", "words"),
     [
-        ("--sample", "sample profiles (--sample) are not supported"),
+        ("--sample", "Unrecognized sample profile encoding format"),
         ("--memory", "MemProf profiles (--memory) are not supported"),
         ("--debug-info=a.out", "--debug-info"),
         ("--show-format=yaml", "YAML output is not supported for instr profiles"),
