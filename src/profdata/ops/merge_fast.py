@@ -499,7 +499,7 @@ def _idle_cpus() -> int:
         load = os.getloadavg()[0]
     except OSError:
         return 1
-    return max(1, min(cpus, 1 + int(cpus - load)))
+    return max(1, min(cpus, 1 + int(cpus - load + 0.75)))  # a CPU at least 3/4 idle counts
 
 
 class _GiveUp(Exception):

@@ -14,6 +14,7 @@ llvm-profdata.
 
 from __future__ import annotations
 
+import os
 import random
 import shutil
 import subprocess
@@ -43,11 +44,12 @@ from profdata.ops.merge import (
 from profdata.ops.merge_fast import TableWriter
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import release
-from tests.conftest import SHARED
+from tests.conftest import REPO, SHARED
 
 U64_MAX = (1 << 64) - 1
 CORPUS = SHARED / "corpus"
-BENCH = Path("/work/profbench/n20000/c22/raw")
+#: the benchmark kit's profiles (``shared/bench/build_profiles.sh``), where BENCH_ROOT says
+BENCH = Path(os.environ.get("BENCH_ROOT", REPO.parent / "profbench")) / "n20000" / "c22" / "raw"
 LLVM22 = Path("/usr/lib/llvm-22/bin/llvm-profdata")
 CALL, MEMOP = ValueKind.INDIRECT_CALL_TARGET, ValueKind.MEMOP_SIZE
 
