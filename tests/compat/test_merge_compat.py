@@ -103,7 +103,17 @@ def test_random_ir_merges(
         compare(run_profdata, tool, number, tmp_path, inputs, options)
     weighted = tmp_path / "w.proftext"
     weighted.write_text(text_profile(rng))
-    compare(run_profdata, tool, number, tmp_path, inputs, [f"--weighted-input=3,{weighted}"])
+    # One writer context: with several, llvm-profdata's thread pool may take two inputs of one
+    # context in either order, and a weighted merge inserts values new to a site unscaled, so
+    # the real tool's own counts then vary from run to run.
+    compare(
+        run_profdata,
+        tool,
+        number,
+        tmp_path,
+        inputs,
+        [f"--weighted-input=3,{weighted}", "--num-threads=1"],
+    )
 
 
 @pytest.mark.parametrize("number", tools.RELEASES)
