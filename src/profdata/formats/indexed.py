@@ -37,6 +37,7 @@ from profdata.errors import (
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
+from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_chunks
 from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
 from profdata.formats.indexed_columns import BulkRecords, ItemListing, decode_bulk
@@ -737,34 +738,9 @@ def _read_binary_ids(cur: ByteReader, offset: int, at: int) -> list[bytes]:
             llvm_message="malformed instrumentation profile data: "
             "binary id section is greater than buffer size",
         )
-    sec = cur.sub(section_size, "binary_ids")
-    ids: list[bytes] = []
-    while sec.remaining:
-        length = sec.u64("binary_ids.length")
-        if length == 0:
-            sec.fail(
-                MalformedError,
-                "binary id length is 0",
-                field="binary_ids.length",
-                expected=">= 1",
-                found="0",
-                at=sec.pos - 8,
-                llvm_message="malformed instrumentation profile data: binary id length is 0",
-            )
-        if length + pad8(length) > sec.remaining:
-            sec.fail(
-                MalformedError,
-                "not enough data to read binary id data",
-                field="binary_ids.length",
-                expected=f"<= {sec.remaining}",
-                found=str(length),
-                at=sec.pos - 8,
-                llvm_message="malformed instrumentation profile data: "
-                "not enough data to read binary id data",
-            )
-        ids.append(bytes(sec.raw(length, "binary_ids.data")))
-        sec.skip(pad8(length), "binary_ids.padding")
-    return ids
+    start = cur.pos
+    cur.skip(section_size, "binary_ids")
+    return read_binary_id_entries(cur, start, start + section_size)
 
 
 def _read_vtable_names(cur: ByteReader, offset: int, at: int) -> list[str]:

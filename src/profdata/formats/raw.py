@@ -38,6 +38,7 @@ from profdata.errors import (
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
+from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_payloads
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
@@ -350,48 +351,8 @@ class _ProfileReader:
                 )
 
     def _binary_ids(self) -> list[bytes]:
-        """``readBinaryIdsInternal``: length-prefixed ids, each padded to 8 bytes."""
-        cur, region = self.cur, self.regions["binary_ids"]
-        ids: list[bytes] = []
-        pos, end = region.start, region.end
-        while pos < end:
-            fld = f"binary_ids[{len(ids)}]"
-            if end - pos < 8:
-                cur.fail(
-                    MalformedError,
-                    "a binary-id entry is cut off",
-                    field=f"{fld}.length",
-                    expected="8 bytes",
-                    found=f"{end - pos} bytes",
-                    at=pos,
-                    llvm_message=f"{_MALFORMED}: not enough data to read binary id length",
-                )
-            cur.pos = pos
-            length = cur.u64(f"{fld}.length")
-            if length == 0:
-                cur.fail(
-                    MalformedError,
-                    "a binary id is empty",
-                    field=f"{fld}.length",
-                    expected="> 0",
-                    found="0",
-                    at=pos,
-                    llvm_message=f"{_MALFORMED}: binary id length is 0",
-                )
-            padded = length + pad8(length)
-            if padded > end - cur.pos:
-                cur.fail(
-                    MalformedError,
-                    "a binary id runs past the binary-id section",
-                    field=f"{fld}.data",
-                    expected=f"{padded} bytes",
-                    found=f"{end - cur.pos} bytes",
-                    at=pos,
-                    llvm_message=f"{_MALFORMED}: not enough data to read binary id data",
-                )
-            ids.append(bytes(cur.data[cur.pos : cur.pos + length]))
-            pos = cur.pos + padded
-        return ids
+        region = self.regions["binary_ids"]
+        return read_binary_id_entries(self.cur, region.start, region.end)
 
     def _names(self, region: Section) -> NameTable:
         """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
