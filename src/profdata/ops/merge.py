@@ -198,7 +198,9 @@ class InstrProfWriter:
             if profile.format == "raw":  # RawInstrProfReader stamps the input's weight
                 traces = [TemporalTrace(weight, t.function_hashes) for t in traces]
             self.traces.add_traces(traces, profile.trace_stream_size)
-        self.binary_ids.extend(profile.binary_ids)
+        self.binary_ids.extend(
+            profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
+        )
 
     @staticmethod
     def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
@@ -483,6 +485,12 @@ def _read(load: Loader, path: str) -> InstrProfile | ProfdataError:
         return exc
 
 
+def input_failure(path: str, error: ProfdataError, release: Release) -> InputFailure:
+    """An unreadable input, worded as the selected release words it."""
+    reworded = error.for_release(release.raw_version, release.raw_version_mismatch_wording)
+    return InputFailure(path, reworded.llvm_message, reworded)
+
+
 def _stdin_is_empty(load: Loader) -> Loader:
     """LLVM 16+ read nothing for ``-`` and skip it like an empty file."""
 
@@ -514,7 +522,7 @@ def _load_input(
     if isinstance(loaded, EmptyProfileError):
         return
     if isinstance(loaded, ProfdataError):
-        ctx.errors.append(InputFailure(entry.path, loaded.llvm_message, loaded))
+        ctx.errors.append(input_failure(entry.path, loaded, options.release))
         return
     profile = loaded
     writer = ctx.writer

@@ -79,6 +79,7 @@ from profdata.ops.merge import (
     Reporter,
     WriterContext,
     filter_regex,
+    input_failure,
 )
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
@@ -183,7 +184,7 @@ class FastMerge:
             if isinstance(loaded, EmptyProfileError):
                 return None
             if isinstance(loaded, ProfdataError):
-                ctx.errors.append(InputFailure(entry.path, loaded.llvm_message, loaded))
+                ctx.errors.append(input_failure(entry.path, loaded, self.options.release))
                 return None
             if self.group is None and not self.started and mapped is not None:
                 self.group = self._group_of(mapped, loaded)
