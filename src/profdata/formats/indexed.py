@@ -41,6 +41,7 @@ from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_chunks
 from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
 from profdata.formats.indexed_columns import BulkRecords, ItemListing, decode_bulk
+from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.formats.indexed_layout import (
     FIRST_VERSION,
     HASH_TYPE_MD5,
@@ -60,6 +61,7 @@ from profdata.model.instr import (
     value_sites_of,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.memprof import MemProfData
 from profdata.model.names import (
     ENCODING,
     ERRORS,
@@ -483,6 +485,27 @@ class IndexedProfile(InstrProfile):
         self.summary = summary
         self.cs_summary = cs_summary
         self.memprof_range = memprof_range
+        self._memprof: tuple[MemProfRules, MemProfData] | None = None
+
+    def memprof_data(self, rules: MemProfRules) -> MemProfData | None:
+        """The MemProf section decoded as a release reads it (None if there is none).
+
+        Decoded on first use, so reading counters never touches the section.
+        """
+        if self.memprof_range is None:
+            return None
+        if self._memprof is None or self._memprof[0] != rules:
+            data = read_memprof(self.table.data, self.memprof_range[0], rules)
+            self._memprof = (rules, data)
+        return self._memprof[1]
+
+    def listing(self) -> ItemListing | None:
+        """Every item's key and data range, read with numpy (None: the payload must be walked)."""
+        return self._indexed.listing()
+
+    def bulk(self) -> BulkRecords | None:
+        """Every record located and checked with numpy (None: decode item by item)."""
+        return self._indexed.bulk()
 
     def columns(self) -> RecordColumns:
         """All records as columns, decoded in bulk (:mod:`~profdata.formats.indexed_columns`).

@@ -217,6 +217,12 @@ def decode_bulk(
     )
 
 
+def value_records(words: FileWords, pos: Ints, stop: Ints) -> ValueRecords | None:
+    """The kind records of the ``ValueProfData`` blobs at ``pos`` (``blob`` indexes ``pos``)."""
+    found = _value_data(words, pos, stop)
+    return None if found is None else found[1]
+
+
 def _value_data(words: FileWords, pos: Ints, stop: Ints) -> tuple[Ints, ValueRecords] | None:
     """Where each record's ``ValueProfData`` ends, and the kind records inside them.
 

@@ -53,6 +53,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.errors import EmptyProfileError, ProfdataError
+from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
 from profdata.formats.indexed_write import RecordTable, TableProfile, ValueColumns
 from profdata.formats.raw_columns import RawRun, RawShape, read_run, shape_of
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
@@ -87,6 +88,8 @@ from profdata.ops.merge_records import has_duplicate_memop_values as record_has_
 from profdata.ops.merge_threads import context_of
 
 Ints = npt.NDArray[np.int64]
+#: what the inputs of a group share: raw runs or indexed profiles of one binary
+Shape = RawShape | IndexedShape
 U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
@@ -132,7 +135,7 @@ class _State:
 class _Group:
     """The binary every fast input comes from, and what the merge derives from it once."""
 
-    shape: RawShape
+    shape: Shape
     names: list[str]  # remapped
     name_hashes: U64s
     counter_starts: Ints  # each record's first counter
@@ -178,7 +181,7 @@ class FastMerge:
             return None  # an empty file is skipped, as EmptyProfileError is
         run = None
         if mapped is not None and self.group is not None:
-            run = read_run(mapped, self.group.shape)
+            run = _read_run(mapped, self.group.shape, entry.path)
         if run is None:
             loaded = _read(self.load, entry.path)
             if isinstance(loaded, EmptyProfileError):
@@ -189,7 +192,7 @@ class FastMerge:
             if self.group is None and not self.started and mapped is not None:
                 self.group = self._group_of(mapped, loaded)
                 if self.group is not None:
-                    run = read_run(mapped, self.group.shape)
+                    run = _read_run(mapped, self.group.shape, entry.path)
             if run is None:
                 return self._leave(ctx_index, loaded)
         if not self._merge_run(ctx_index, entry, run, reporter):
@@ -197,9 +200,13 @@ class FastMerge:
         return None
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> _Group | None:
-        if profile.format != "raw":
+        shape: Shape | None
+        if profile.format == "raw":
+            shape = shape_of(view, profile)
+        elif profile.format == "indexed":
+            shape = indexed_shape(view)
+        else:
             return None
-        shape = shape_of(view, profile)
         if shape is None or bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
             return None
         remap = self.options.remapping
@@ -334,7 +341,9 @@ class FastMerge:
             return False
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
-        if writer.merge_kind(shape.kind, False) is not None:
+        extras = run.profile if isinstance(run, IndexedRun) else None
+        frontend = extras.explicit_frontend if extras is not None else False
+        if writer.merge_kind(shape.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
             return True
         state = self.states[ctx_index]
@@ -359,6 +368,9 @@ class FastMerge:
             kind = WarningKind.COUNTER_OVERFLOW
             name = group.names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
+        if extras is not None:
+            writer._add_extras(extras, weight, self.options.keep_vtable_symbols)
+            return True
         release = self.options.release
         if release.merge_temporal_traces and shape.kind & ProfileKind.TEMPORAL and run.trace:
             writer.traces.add_traces([TemporalTrace(weight, run.trace)], 1)
@@ -537,7 +549,7 @@ class _Tagged(Reporter):
 
 
 # -- value sites ---------------------------------------------------------------------
-def _sorted_entries(run: RawRun, shape: RawShape) -> tuple[Ints, U64s, Ints] | None:
+def _sorted_entries(run: RawRun, shape: Shape) -> tuple[Ints, U64s, Ints] | None:
     """The run's profiled values sorted by key, with counts and raw ranks; None on a
     duplicate (the same value twice in a site)."""
     lengths = run.site_lengths
@@ -562,7 +574,7 @@ def _scale_flags(counts: U64s, weight: int) -> npt.NDArray[np.bool_] | None:
 
 
 def _first_values(
-    keys: Ints, counts: U64s, ranks: Ints, weight: int, site_lengths: Ints, shape: RawShape
+    keys: Ints, counts: U64s, ranks: Ints, weight: int, site_lengths: Ints, shape: Shape
 ) -> _Values:
     """A context's first run, scaled when its weight is above 1 (saturating)."""
     if weight != 1:
@@ -574,7 +586,7 @@ def _first_values(
 
 
 def _merge_values(
-    state: _Values, keys: Ints, counts: U64s, weight: int, shape: RawShape
+    state: _Values, keys: Ints, counts: U64s, weight: int, shape: Shape
 ) -> npt.NDArray[np.bool_] | None:
     """Merge sorted entries into the state; the overflow flag per entry if any overflowed."""
     state.ranks = None
@@ -617,7 +629,7 @@ def _merge_values(
     return flags
 
 
-def _truncate(state: _Values, shape: RawShape) -> None:
+def _truncate(state: _Values, shape: Shape) -> None:
     """``sortByCount``'s cut: a site keeps its 255 first entries by (count desc, value asc)."""
     heavy = np.flatnonzero(state.fill > MAX_VALUES_PER_SITE)
     lo = np.searchsorted(state.keys, heavy << shape.id_bits)
@@ -728,6 +740,12 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
 
 
 # -- files -------------------------------------------------------------------------
+def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:
+    if isinstance(shape, IndexedShape):
+        return read_indexed_run(view, shape, path)
+    return read_run(view, shape)
+
+
 def _map(path: str) -> memoryview | None:
     """The file's bytes, memory-mapped; None if it cannot be (the full read says why)."""
     if path == "-":
