@@ -56,12 +56,30 @@ class Release:
     merge_contexts_merge_kind: bool  # writer contexts merge their flags (14 keeps context 0's)
     merge_validates_memop_values: bool  # "invalid profile created" after writing duplicate sizes
     merge_temporal_traces: bool  # temporal traces and --temporal-profile-* options
+    order_command: bool  # the order subcommand (balanced partitioning of temporal traces)
+    order_split_sorts: bool  # each bisection sorts its nodes (before: std::nth_element order)
     trace_reservoir_fills_first: bool  # fill the reservoir, then sample (else per-trace sampling)
     merge_failure_mode_warn: bool  # --failure-mode=warn exists
     merge_function_filters: bool  # --function / --no-function exist
     merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
     merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
     merge_reads_stdin: bool  # input "-" is standard input (16+: silently an empty input)
+    # -- merge --supplement-instr-with-sample (ops/merge_supplement.py; verified 14, 16, 19, 22)
+    merge_supplement_option: bool  # the option exists (LLVM's test inputs for it date from 12)
+    #: the sample profile is flattened, static names matched, warm/hot told apart and counters
+    #: never scaled down (before: top-level head samples, all counters -1); 15 assumed old
+    supplement_flattens_samples: bool
+    pgo_name_semicolon_delimiter: bool  # local PGO names are "file;name" (before: "file:name")
+    # -- raw profile correlation (formats/correlate.py; verified on 14, 16, 19, 22)
+    correlate_debug_info: bool  # merge/show --debug-info exist
+    merge_binary_file_option: bool  # merge --binary-file (binary correlation) exists
+    #: correlation errors in the words of binary correlation ("could not find section (X)",
+    #: "... data metadata in correlated file", "debug info/binary ..."); before: debug info only
+    correlation_binary_wording: bool
+    #: --debug-info with --binary-file: "Expected only one of -debug-info, -binary-file,
+    #: -debuginfod or -debug-file-directory" (19: no debuginfod; 20 and 21 unverified)
+    merge_debuginfod_wording: bool
+    show_correlation_sorted_names: bool  # show --debug-info names sorted (14/16: StringMap order)
     overlap_typo: bool  # "infomation"
     # -- sample profiles (sample-text.md §2; verified on 14, 16, 19, 22)
     sample_text_merges_duplicates: bool  # a repeated header adds up (before: the last one wins)
@@ -77,8 +95,37 @@ class Release:
     #: (before: targets kept and every folded context also kept as a base profile)
     sample_nest_removes_call_targets: bool
     sample_merge_default_extbinary: bool  # merge --sample writes extbinary unless told
+    sample_merge_compbinary_option: bool  # merge --compbinary exists (compact binary output)
+    sample_compact_binary_readable: bool  # compact binary input (later: unrecognized format)
+    sample_merge_drop_symbol_list_option: bool  # --drop-profile-symbol-list exists
+    sample_merge_output_size_limit_option: bool  # --output-size-limit exists
+    #: --convert-sample-profile-layout=nest|flat exists (before: --gen-cs-nested-profile)
+    sample_merge_convert_layout_option: bool
+    sample_merge_split_layout_option: bool  # --split-layout exists (ext-binary, text " !Flat")
+    #: summary flag 16 is IsPreInlined, shown "preInlined" (14: IsCSNested, "context-nested")
+    sample_preinlined_flag: bool
+    #: MD5 names are hash values (``FunctionId``): sorted as numbers, hashed as themselves
+    #: (before: decimal strings, sorted, hashed and --use-md5 hashed again like any name)
+    sample_md5_function_ids: bool
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
+    # -- MemProf in indexed profiles (formats/memprof.py; verified on 16, 19, 22)
+    memprof_read_versions: tuple[int, ...]  # (0,): V0 only, with no version word (<= 17)
+    memprof_write_versions: tuple[int, ...]  # what --memprof-version accepts
+    memprof_default_version: int  # what merge writes without --memprof-version
+    memprof_mib_fields: int  # fields of MIBEntryDef.inc (19+: the access histogram)
+    memprof_blake3_frame_ids: bool  # frames keyed by BLAKE3 (before: Frame::hash())
+    memprof_show_indexed: bool  # show --memory reads indexed profiles (before: raw only)
+    memprof_yaml_input: bool  # merge reads MemProf YAML
+
+
+def _memprof_versions(n: int) -> tuple[int, ...]:
+    """MemProf versions by release: V1 in 18, V2/V3 in 19, V0/V1 gone in 20, V4 in 21."""
+    if n <= 17:
+        return (0,)
+    if n <= 19:
+        return (0, 1) if n == 18 else (0, 1, 2, 3)
+    return (2, 3) if n == 20 else (2, 3, 4)
 
 
 def _row(n: int) -> Release:
@@ -118,12 +165,22 @@ def _row(n: int) -> Release:
         merge_contexts_merge_kind=n >= 15,
         merge_validates_memop_values=n >= 15,
         merge_temporal_traces=n >= 17,
+        order_command=n >= 17,
+        order_split_sorts=n >= 20,  # verified 19: no, 22: yes; 20 and 21 assumed
         trace_reservoir_fills_first=n >= 22,
         merge_failure_mode_warn=n >= 18,
         merge_function_filters=n >= 18,
         merge_keep_vtable_symbols=n >= 19,
         merge_write_prev_version=n >= 18,
         merge_reads_stdin=n <= 14,
+        merge_supplement_option=n >= 12,
+        supplement_flattens_samples=n >= 16,
+        pgo_name_semicolon_delimiter=n >= 18,
+        correlate_debug_info=n >= 14,
+        merge_binary_file_option=n >= 18,
+        correlation_binary_wording=n >= 18,
+        merge_debuginfod_wording=n >= 20,
+        show_correlation_sorted_names=n >= 19,
         overlap_typo=n <= 21,
         sample_text_merges_duplicates=n >= 19,
         sample_text_skips_blank_lines=n >= 19,
@@ -135,8 +192,23 @@ def _row(n: int) -> Release:
         sample_cs_hash_md5_frames=n >= 19,
         sample_nest_removes_call_targets=n >= 16,
         sample_merge_default_extbinary=n >= 19,
+        sample_merge_compbinary_option=n <= 16,
+        sample_compact_binary_readable=n <= 16,
+        sample_merge_drop_symbol_list_option=n >= 16,
+        sample_merge_output_size_limit_option=n >= 17,
+        sample_merge_convert_layout_option=n >= 17,
+        sample_merge_split_layout_option=n >= 20,
+        sample_preinlined_flag=n >= 15,
+        sample_md5_function_ids=n >= 18,
         show_sample_missing_function_unnamed=n >= 19,
         show_sample_internal_count_line=n >= 22,
+        memprof_read_versions=_memprof_versions(n),
+        memprof_write_versions=_memprof_versions(n),
+        memprof_default_version=0 if n <= 19 else 3,
+        memprof_mib_fields=27 if n >= 19 else 25,
+        memprof_blake3_frame_ids=n >= 20,
+        memprof_show_indexed=n >= 20,
+        memprof_yaml_input=n >= 20,
     )
 
 

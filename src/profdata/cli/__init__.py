@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "show": "profdata.cli.show",
     "merge": "profdata.cli.merge",
     "overlap": "profdata.cli.overlap",
+    "order": "profdata.cli.order",
 }
 
 
@@ -58,6 +59,7 @@ USAGE: profdata [--llvm-release=N] <command> [args...]
 
 Commands:
   merge    Merge profiles (raw, indexed, text) into one indexed or text profile
+  order    Print a function order that reduces startup page faults (temporal profiling)
   overlap  Show the overlap of two instrumentation profiles (program and function level)
   show     Show profile data
 
