@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from profdata.errors import FormatError, ProfdataError
     from profdata.formats import open_instr, read_instr_bytes
+    from profdata.formats.sample_registry import open_sample
     from profdata.model import (
         InstrProfile,
         InstrRecord,
@@ -22,6 +23,10 @@ if TYPE_CHECKING:
         ValueData,
         ValueKind,
     )
+    from profdata.model.sample import FunctionSamples, SampleProfile
+    from profdata.ops.export import to_dataframe, to_json
+    from profdata.ops.merge_files import merge_files, write_profile
+    from profdata.ops.order import order_functions
 
 __version__ = "0.1.0"
 
@@ -38,6 +43,14 @@ _EXPORTS = {
     "TemporalTrace": "profdata.model",
     "ValueData": "profdata.model",
     "ValueKind": "profdata.model",
+    "open_sample": "profdata.formats.sample_registry",
+    "SampleProfile": "profdata.model.sample",
+    "FunctionSamples": "profdata.model.sample",
+    "to_json": "profdata.ops.export",
+    "to_dataframe": "profdata.ops.export",
+    "merge_files": "profdata.ops.merge_files",
+    "write_profile": "profdata.ops.merge_files",
+    "order_functions": "profdata.ops.order",
 }
 
 
@@ -56,15 +69,23 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "FormatError",
+    "FunctionSamples",
     "InstrProfile",
     "InstrRecord",
     "ProfdataError",
     "ProfileKind",
     "ProfileSummary",
+    "SampleProfile",
     "TemporalTrace",
     "ValueData",
     "ValueKind",
     "__version__",
+    "merge_files",
     "open_instr",
+    "open_sample",
+    "order_functions",
     "read_instr_bytes",
+    "to_dataframe",
+    "to_json",
+    "write_profile",
 ]
