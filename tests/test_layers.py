@@ -25,8 +25,10 @@ LAYERS = {"model": 1, "formats": 2, "ops": 3, "": 4, "testing": 4, "cli": 5, "__
 LEAVES = {"errors", "releases", "atomic"}
 #: Third-party distributions the package may import (pyproject's dependencies).
 THIRD_PARTY = {"numpy"}
-#: Extra ones per part: the testing helpers build hypothesis strategies (a test extra).
-PART_THIRD_PARTY = {"testing": {"hypothesis"}}
+#: Extra ones per part: the testing helpers build hypothesis strategies (a test extra);
+#: the correlation readers parse ELF/DWARF with pyelftools (formats/correlate*.py); the
+#: export of profiles as data frames imports pandas when asked (an optional extra).
+PART_THIRD_PARTY = {"testing": {"hypothesis"}, "formats": {"elftools"}, "ops": {"pandas"}}
 
 
 def module_name(path: Path) -> str:
