@@ -70,6 +70,9 @@ class Release:
     #: never scaled down (before: top-level head samples, all counters -1); 15 assumed old
     supplement_flattens_samples: bool
     pgo_name_semicolon_delimiter: bool  # local PGO names are "file;name" (before: "file:name")
+    #: the flattened samples are a StringMap (16: a DenseMap<StringRef> hashed by hash_value;
+    #: only the order of the "Static function" warnings depends on it; 17 assumed like 16)
+    supplement_flat_map_stringmap: bool
     # -- raw profile correlation (formats/correlate.py; verified on 14, 16, 19, 22)
     correlate_debug_info: bool  # merge/show --debug-info exist
     merge_binary_file_option: bool  # merge --binary-file (binary correlation) exists
@@ -107,6 +110,8 @@ class Release:
     #: MD5 names are hash values (``FunctionId``): sorted as numbers, hashed as themselves
     #: (before: decimal strings, sorted, hashed and --use-md5 hashed again like any name)
     sample_md5_function_ids: bool
+    #: a repeated top-level profile in a binary file adds up (before: it replaces the first)
+    sample_binary_duplicates_merge: bool
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
     # -- MemProf in indexed profiles (formats/memprof.py; verified on 16, 19, 22)
@@ -176,6 +181,7 @@ def _row(n: int) -> Release:
         merge_supplement_option=n >= 12,
         supplement_flattens_samples=n >= 16,
         pgo_name_semicolon_delimiter=n >= 18,
+        supplement_flat_map_stringmap=n >= 18,
         correlate_debug_info=n >= 14,
         merge_binary_file_option=n >= 18,
         correlation_binary_wording=n >= 18,
@@ -200,6 +206,7 @@ def _row(n: int) -> Release:
         sample_merge_split_layout_option=n >= 20,
         sample_preinlined_flag=n >= 15,
         sample_md5_function_ids=n >= 18,
+        sample_binary_duplicates_merge=n >= 17,
         show_sample_missing_function_unnamed=n >= 19,
         show_sample_internal_count_line=n >= 22,
         memprof_read_versions=_memprof_versions(n),

@@ -2,8 +2,7 @@
 
 Prints what ``llvm-profdata overlap`` of the selected release prints, byte for
 byte (:mod:`profdata.ops.overlap`).  All of LLVM's options parse, including
-the sample-profile ones (``--similarity-cutoff``); ``--sample`` itself is
-refused with a clear error rather than made-up output.
+``--sample`` (:mod:`profdata.ops.overlap_sample`) with ``--similarity-cutoff``.
 
 Errors reading an input are reported in llvm-profdata's words
 (``error: error in getting profile count sums: MESSAGE``, which names no
@@ -100,7 +99,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     for kind in ("instr", "sample"):
         parser.add_argument(
             f"--{kind}", dest="profile_kind", action="store_const", const=kind, default="instr",
-            help=f"{kind} profiles" + (" (default)" if kind == "instr" else " (not supported yet)"),
+            help=f"{kind} profiles" + (" (default)" if kind == "instr" else ""),
         )  # fmt: skip
     parser.add_argument(
         "--show-format", choices=("text", "json"), default="text",
@@ -144,13 +143,34 @@ def _read(path: str) -> InstrProfile:
         raise count_sums_error(exc) from exc
 
 
+def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int:
+    """``overlap --sample``: :func:`profdata.ops.overlap_sample.overlap_sample`."""
+    from profdata.formats.sample_registry import open_sample
+    from profdata.ops.overlap_sample import (
+        SampleOverlapOptions,
+        overlap_sample,
+        render_sample_text,
+    )
+
+    if args.show_format == "json":
+        raise UsageError("--show-format=json is only supported for instrumentation profiles")
+    options = SampleOverlapOptions(
+        release=args.release, similarity_cutoff=args.similarity_cutoff,
+        value_cutoff=args.value_cutoff, function=args.function,
+    )  # fmt: skip
+    base = open_sample(base_path, args.release)
+    test = open_sample(test_path, args.release)
+    result = overlap_sample(base, test, options, base_name=base_path, test_name=test_path)
+    out = Output(args.output)
+    out.write(render_sample_text(result))
+    out.close()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     base_path, test_path = _positionals(args.inputs)
     if args.profile_kind == "sample":
-        raise UsageError(
-            "sample profiles (--sample) are not supported by profdata overlap yet; "
-            "use llvm-profdata overlap --sample"
-        )
+        return _run_sample(args, base_path, test_path)
     options = OverlapOptions(
         release=args.release, value_cutoff=args.value_cutoff, function=args.function, cs=args.cs
     )

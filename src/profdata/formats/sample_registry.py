@@ -43,7 +43,7 @@ class SampleFormat:
     read: SampleReader
     readable: Callable[[Release], bool] = _always
     #: ``dumpSectionInfo`` (``show --show-sec-info-only``), for formats with sections
-    section_info: Callable[[memoryview, str | None], str] | None = None
+    section_info: Callable[[memoryview, str | None, Release], str] | None = None
 
 
 _REGISTRY: list[SampleFormat] = []
@@ -63,7 +63,13 @@ def _load() -> None:
     global _loaded
     if not _loaded:
         _loaded = True
-        from profdata.formats import sample_binary, sample_text  # noqa: F401
+        from profdata.formats import (  # noqa: F401
+            sample_binary,
+            sample_compact,
+            sample_extbinary,
+            sample_gcc,
+            sample_text,
+        )
 
 
 def sample_formats() -> tuple[SampleFormat, ...]:
