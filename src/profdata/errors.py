@@ -190,6 +190,28 @@ class SampleMalformedError(MalformedError, SampleDiagnosticError):
     llvm_message = "Malformed sample profile data"
 
 
+class CorrelationError(FormatError):
+    """A binary that cannot correlate raw profiles (``unable_to_correlate_profile``); the
+    instance's ``llvm_message`` carries LLVM's reason after the category."""
+
+    llvm_message = "unable to correlate profile"
+
+
+class NotAnObjectError(CorrelationError):
+    """A correlation binary that is no object file llvm-profdata (or profdata) reads."""
+
+    llvm_message = "The file was not recognized as a valid object file"
+
+
+class CorrelationMismatchError(FormatError):
+    """A raw profile and its correlation input that do not belong together: the profile
+    has its own data and names (``unexpected_correlation_info``), or -- profdata's
+    addition, where llvm-profdata silently writes an empty profile -- it has none and
+    no binary was given, or the binary's pointer width differs from the profile's."""
+
+    llvm_message = "debug info/binary for correlation is not necessary"
+
+
 class MergeError(ProfdataError):
     llvm_message = "no profile can be merged"
 

@@ -3,9 +3,9 @@
 Accepts every option of ``llvm-profdata show`` (LLVM 22), including the ones
 that only apply to sample or MemProf profiles, so scripts parse the same way;
 options the selected ``--llvm-release`` did not have are refused with that
-release's "Unknown command line argument" wording.  Sample profiles,
-``--memory`` and ``--debug-info`` are refused with a clear message instead of
-made-up output.
+release's "Unknown command line argument" wording.  ``--memory``
+prints indexed MemProf data as YAML (raw ``.memprofraw`` files are refused); ``--debug-info=BIN``
+shows what the binary offers for correlation, as llvm-profdata does.
 
 Extra: ``--show-format=json`` (or ``--json``) prints instrumentation profiles
 as JSON (schema in :mod:`profdata.ops.show_json`), where llvm-profdata refuses
@@ -22,6 +22,7 @@ from profdata.cli._options import LlvmArgumentParser, uint_list
 from profdata.cli._output import Output
 from profdata.errors import UsageError
 from profdata.formats import open_instr
+from profdata.ops.merge_memprof import memprof_input_error
 from profdata.ops.show import ShowOptions, collect
 from profdata.ops.show_text import render_text_bytes
 from profdata.releases import Release
@@ -74,7 +75,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
-    flag("--memory", help="MemProf memory access profile (not supported)")
+    flag("--memory", help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)")
     parser.add_argument(
         "--show-format", choices=("text", "json", "yaml"), default=None,
         help="text (default) or json (profdata extra for instr profiles); yaml is refused",
@@ -82,7 +83,10 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--json", help="same as --show-format=json")
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
-    parser.add_argument("--debug-info", default=None, help="not supported")
+    parser.add_argument(
+        "--debug-info", default=None, metavar="BINARY",
+        help="show the profile metadata in this binary's debug info (the profile is not read)",
+    )  # fmt: skip
     parser.add_argument("--profiled-binary", default=None, help="MemProf: the profiled binary")
     parser.add_argument(
         "--max-debug-info-correlation-warnings", type=_uint(_U32), default=None,
@@ -176,16 +180,58 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     return 0
 
 
+def _warn(line: str) -> None:
+    sys.stderr.write(f"warning: {line}\n")
+    sys.stderr.flush()
+
+
+def _run_debug_info(args: argparse.Namespace, release: Release) -> int:
+    """``showDebugInfoCorrelation``: the binary alone, in text or YAML."""
+    from profdata.ops.show_correlation import show_debug_info  # pyelftools on demand
+
+    fmt = "json" if args.json else (args.show_format or "text")
+    out = Output(args.output)
+    if args.all_functions and args.function:
+        sys.stderr.write("warning: -function argument ignored: showing all functions\n")
+    if fmt == "json":
+        raise UsageError("JSON output is not supported for debug info correlation")
+    limit = args.max_debug_info_correlation_warnings
+    text = show_debug_info(
+        args.debug_info, yaml=fmt == "yaml", symbol_list=args.show_prof_sym_list,
+        detailed_summary=args.detailed_summary, max_warnings=5 if limit is None else limit,
+        binary_wording=release.correlation_binary_wording,
+        sorted_names=release.show_correlation_sorted_names,
+        xxh3_names=release.stringmap_xxh3_hash, warn=_warn,
+    )  # fmt: skip
+    out.write(text)
+    out.close()
+    return 0
+
+
+def _run_memory(args: argparse.Namespace, release: Release) -> int:
+    """``showMemProfProfile``: indexed MemProf data as YAML (raw .memprofraw is refused)."""
+    from profdata.ops.show_memory import show_memory_file
+
+    if not args.inputs:
+        raise UsageError("the positional argument '<profdata-file>' is required")
+    fmt = "json" if args.json else (args.show_format or "text")
+    text = show_memory_file(args.inputs[0], release, fmt)
+    out = Output(args.output)
+    out.write(text)
+    out.close()
+    return 0
+
+
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
     check_release(args, release)
     if args.memory:
-        raise UsageError("MemProf profiles (--memory) are not supported by profdata")
+        return _run_memory(args, release)
     if args.debug_info is not None:
-        raise UsageError(
-            "--debug-info (correlating profile metadata from debug info) is not supported "
-            "by profdata"
-        )
+        if not release.correlate_debug_info:
+            raise _unknown(f"--debug-info={args.debug_info}")
+        if args.debug_info:
+            return _run_debug_info(args, release)
     if not args.inputs:
         raise UsageError(
             "the positional argument '<profdata-file>' is required unless "
@@ -208,6 +254,9 @@ def run(args: argparse.Namespace) -> int:
         sys.stderr.write("warning: -function argument ignored: showing all functions\n")
     out = Output(args.output)
     profile = open_instr(args.inputs[0])
+    memprof_error = memprof_input_error(profile, release)
+    if memprof_error is not None:
+        raise memprof_error.with_path(args.inputs[0])
     report = collect(profile, options, release)
     if fmt == "json":
         from profdata.ops.show_json import render_json  # the JSON extra only

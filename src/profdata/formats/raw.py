@@ -40,6 +40,7 @@ from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
 from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_payloads
+from profdata.formats.correlate_data import Correlation, correlated_sections, is_lightweight
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
     UNSET_TIMESTAMPS,
@@ -77,13 +78,20 @@ def sniff(prefix: bytes) -> bool:
     return detect_magic(prefix) is not None
 
 
-def read(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:
+def read(
+    data: bytes | bytearray | memoryview,
+    path: str | None = None,
+    *,
+    correlation: Correlation | None = None,
+) -> InstrProfile:
     """Every raw profile in ``data`` (several may be concatenated) as one profile.
 
     Records come in data-record order.  ``kind`` and ``version`` are those of
     the first header (what ``llvm-profdata merge`` uses); ``symbols`` holds
     every function and vtable name of every concatenated profile; temporal
     timestamps of all of them form one trace, as in ``getTemporalProfTraces``.
+    A lightweight profile takes its data records and names from ``correlation``
+    (:mod:`profdata.formats.correlate`) and cannot be read without one.
     """
     view = memoryview(data).cast("B")
     magic = detect_magic(view[:8])
@@ -94,7 +102,7 @@ def read(data: bytes | bytearray | memoryview, path: str | None = None) -> Instr
     parts: list[_RawPart] = []
     pos: int | None = 0
     while pos is not None:
-        part = _ProfileReader(cur, pos, width, first=not parts).parse()
+        part = _ProfileReader(cur, pos, width, first=not parts, correlation=correlation).parse()
         parts.append(part)
         pos = _next_header(cur, part.end, parts[0].header_size)
     return _assemble(parts)
@@ -264,11 +272,21 @@ class _AddressMap:
 class _ProfileReader:
     """One header and the sections it describes, checked in ``RawInstrProfReader``'s order."""
 
-    def __init__(self, cur: ByteReader, start: int, width: int, *, first: bool) -> None:
+    def __init__(
+        self,
+        cur: ByteReader,
+        start: int,
+        width: int,
+        *,
+        first: bool,
+        correlation: Correlation | None = None,
+    ) -> None:
         self.cur = cur
         self.start = start
         self.layout, self.header = self._read_header(width, first)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
+        self.correlation = correlation
+        self.correlated = correlation is not None or is_lightweight(self.header)
 
     def _read_header(self, width: int, first: bool) -> tuple[RawLayout, RawHeader]:
         cur, start = self.cur, self.start
@@ -386,6 +404,11 @@ class _ProfileReader:
         vtables = self._array(
             self.regions["vtables"], self.layout.vtable_dtype, self.header.num_vtables
         )
+        if self.correlated:
+            data, names = correlated_sections(
+                self.cur, self.start, self.layout, self.header, self.correlation
+            )
+            vtables, vtable_names = vtables[:0], NameTable([])
         reader = _RecordReader(self, data, vtables, names)
         columns, end = reader.read()
         return _RawPart(
@@ -424,8 +447,9 @@ class _RecordReader:
         self.width = profile.header.counter_width
         header = profile.header
         self.num_counters = data["num_counters"].astype(np.int64)
+        stride = 0 if profile.correlated else layout.counter_stride
         self.offsets = _signed_offsets(
-            data["counter_ptr"], header.counters_delta, layout.counter_stride, layout.width
+            data["counter_ptr"], header.counters_delta, stride, layout.width
         )
         if layout.has_bitmap:
             self.num_bitmap = data["num_bitmap_bytes"].astype(np.int64)

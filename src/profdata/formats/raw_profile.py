@@ -38,6 +38,10 @@ class NameTable:
             for p in payloads
         )
 
+    def payloads(self) -> list[bytes]:
+        """The decoded chunks as read: names joined by 0x01."""
+        return self._payloads
+
     def table(self) -> dict[int, str]:
         if self._table is None:
             self._table = {}

@@ -108,8 +108,8 @@ def test_sample_only_options_are_accepted_and_ignored(run: Run) -> None:
     ("arg", "words"),
     [
         ("--sample", "Unrecognized sample profile encoding format"),
-        ("--memory", "MemProf profiles (--memory) are not supported"),
-        ("--debug-info=a.out", "--debug-info"),
+        ("--memory", "ir.proftext: invalid instrumentation profile data (bad magic)"),
+        ("--debug-info=a.out", "error: a.out: No such file or directory"),
         ("--show-format=yaml", "YAML output is not supported for instr profiles"),
     ],
 )
