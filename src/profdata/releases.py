@@ -49,6 +49,8 @@ class Release:
     show_instr_hot_func_list: bool  # --hot-func-list also lists hot instr functions
     show_indexed_binary_ids_header: bool  # indexed files print "Binary IDs: " even with none
     raw_binary_ids_last_profile_only: bool  # the raw reader keeps one header's ids (<= 16)
+    #: usage errors start "llvm-profdata merge:" (the subcommand's own cl parser, <= 16)
+    cl_errors_name_subcommand: bool
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
     show_topn_stable: bool  # --topn ties in reader order (before: libstdc++ heap order)
     # -- merge (instr-indexed.md §7, §9; verified against 14, 16, 19, 22)
@@ -164,6 +166,7 @@ def _row(n: int) -> Release:
         show_instr_hot_func_list=n >= 22,
         show_indexed_binary_ids_header=n >= 18,
         raw_binary_ids_last_profile_only=n <= 16,
+        cl_errors_name_subcommand=n <= 16,
         raw_version_mismatch_wording=n >= 17,
         show_topn_stable=n >= 22,
         merge_pseudo_counts=n >= 15,

@@ -124,7 +124,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         command = command_module(rest[0])
         if command is None:
             raise UsageError(f"{PROG}: Unknown command '{rest[0]}'. Try: {PROG} --help")
-        parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}")
+        rel = releases.release(number)
+        tool = f"{PROG} {rest[0]}" if rel.cl_errors_name_subcommand else PROG
+        parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}", tool=tool)
         command.add_arguments(parser)
         args = parser.parse_llvm_args(rest[1:])
         args.release = releases.release(number)

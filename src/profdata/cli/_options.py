@@ -42,10 +42,12 @@ def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
 class LlvmArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser that reads LLVM spellings and reports errors as UsageError."""
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
+    def __init__(self, *args: Any, tool: str = "llvm-profdata", **kwargs: Any) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._bool_options: set[str] = set()
+        #: how the tool names itself in usage errors: LLVM 16 and older add the subcommand
+        self.tool = tool
 
     def add_flag(self, *names: str, help: str, dest: str | None = None) -> None:
         """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``."""
@@ -53,7 +55,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._bool_options.update(action.option_strings)
 
     def error(self, message: str) -> NoReturn:
-        raise CommandLineError(llvm_usage_message(message))
+        raise CommandLineError(llvm_usage_message(message, self.tool))
 
     def _long_names(self) -> set[str]:
         names: set[str] = set()
@@ -99,30 +101,34 @@ class LlvmArgumentParser(argparse.ArgumentParser):
 
 
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")
-_INVALID_VALUE = re.compile(r"argument (\S+?)(?:/\S+)?: invalid \w+ value: '(.*)'")
-_INVALID_CHOICE = re.compile(r"argument (\S+?)(?:/\S+)?: invalid choice: '(.*?)'")
-_ARGUMENT = re.compile(r"argument (\S+?)(?:/\S+)?: (.*)")
+_INVALID_VALUE = re.compile(r"argument (\S+?): invalid \w+ value: '(.*)'")
+_INVALID_CHOICE = re.compile(r"argument (\S+?): invalid choice: '(.*?)'")
+_ARGUMENT = re.compile(r"argument (\S+?): (.*)")
 
 
-def llvm_usage_message(message: str) -> str:
+def _option(aliases: str) -> str:
+    """Of ``-j/--num-threads``, the name LLVM reports: an alias errs as the option it names."""
+    names = aliases.split("/")
+    return next((name for name in names if name.startswith("--")), names[0])
+
+
+def llvm_usage_message(message: str, tool: str = "llvm-profdata") -> str:
     """argparse's complaint in the words ``cl::ParseCommandLineOptions`` uses."""
     if m := _UNRECOGNIZED.search(message):
-        return (
-            f"llvm-profdata: Unknown command line argument '{m.group(1)}'.  "
-            "Try: 'llvm-profdata --help'"
-        )
+        return f"{tool}: Unknown command line argument '{m.group(1)}'.  Try: '{tool} --help'"
     if m := _INVALID_VALUE.search(message):
         return (
-            f"llvm-profdata: for the {m.group(1)} option: "
+            f"{tool}: for the {_option(m.group(1))} option: "
             f"'{m.group(2)}' value invalid for uint argument!"
         )
     if m := _INVALID_CHOICE.search(message):
         return (
-            f"llvm-profdata: for the {m.group(1)} option: Cannot find option named '{m.group(2)}'!"
+            f"{tool}: for the {_option(m.group(1))} option: "
+            f"Cannot find option named '{m.group(2)}'!"
         )
     if m := _ARGUMENT.match(message):
-        return f"llvm-profdata: for the {m.group(1)} option: {m.group(2)}"
-    return f"llvm-profdata: {message}"
+        return f"{tool}: for the {_option(m.group(1))} option: {m.group(2)}"
+    return f"{tool}: {message}"
 
 
 def comma_list(text: str) -> list[str]:

@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
+import io
 from pathlib import Path
 
 import pytest
 
+from profdata.cli import main
 from profdata.cli._options import LlvmArgumentParser, expand_response_files, llvm_usage_message
 from profdata.errors import CommandLineError
 
@@ -74,3 +77,23 @@ def test_unreadable_response_file_stays_literal(tmp_path: Path) -> None:
 def test_double_dash_ends_options() -> None:
     args = make_parser().parse_llvm_args(["--", "-weird-name.profraw"])
     assert args.inputs == ["-weird-name.profraw"]
+
+
+@pytest.mark.parametrize(
+    ("release", "expected"),
+    [
+        (14, b"llvm-profdata merge: for the --num-threads option: 'x' value invalid"),
+        (16, b"llvm-profdata merge: for the --num-threads option: 'x' value invalid"),
+        (19, b"llvm-profdata: for the --num-threads option: 'x' value invalid"),
+        (22, b"llvm-profdata: for the --num-threads option: 'x' value invalid"),
+    ],
+)
+def test_usage_errors_in_each_release_words(release: int, expected: bytes) -> None:
+    """As the real tools print them: 14/16 name the subcommand, and an alias (-j) errs
+    under the option it stands for."""
+    for spelling in (["-j", "x"], ["--num-threads=x"]):
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            code = main([f"--llvm-release={release}", "merge", *spelling, "in.profraw"])
+        assert code == 1
+        assert err.getvalue().encode().startswith(expected)
