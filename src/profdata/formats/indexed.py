@@ -41,7 +41,6 @@ from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_chunks
 from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
 from profdata.formats.indexed_columns import BulkRecords, ItemListing, decode_bulk
-from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.formats.indexed_layout import (
     FIRST_VERSION,
     HASH_TYPE_MD5,
@@ -52,6 +51,7 @@ from profdata.formats.indexed_layout import (
     IndexedLayout,
     layout,
 )
+from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.model.instr import (
     InstrProfile,
     InstrRecord,

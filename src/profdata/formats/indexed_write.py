@@ -40,7 +40,6 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from profdata.errors import UsageError
 from profdata.formats import _onhash_write
 from profdata.formats._binary import ByteWriter, pad8
 from profdata.formats._names import write_name_chunk
@@ -51,6 +50,7 @@ from profdata.formats.indexed_layout import (
     IndexedLayout,
     layout,
 )
+from profdata.formats.memprof_write import write_memprof_section
 from profdata.model.instr import (
     PSEUDO_WARM,
     InstrProfile,
@@ -316,12 +316,17 @@ def encode_indexed(
     release: Release,
     version: int | None = None,
     sparse: bool = False,
+    memprof_version: int | None = None,
+    memprof_full_schema: bool = False,
 ) -> bytearray:
-    """:func:`write_indexed` into a buffer the caller may write out without copying it."""
+    """:func:`write_indexed` into a buffer the caller may write out without copying it.
+
+    With the MemProf flag set, the MemProf section holds ``profile.memprof``
+    (LLVM's merge carries none from indexed inputs: then it is empty) in
+    ``memprof_version`` (default: the release's).
+    """
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & WRITTEN_FLAGS)
-    if kind & ProfileKind.MEMPROF and lay.has_memprof:
-        raise UsageError("writing the MemProf section of indexed profiles is not supported")
     table = record_table(profile)
     plan = _plan(table, lay, release, sparse)
     out = ByteWriter()
@@ -344,6 +349,9 @@ def encode_indexed(
             ],
         )
     }
+    if kind & ProfileKind.MEMPROF and lay.has_memprof:
+        offsets["memprof_offset"] = len(out)
+        write_memprof_section(out, profile.memprof, release, memprof_version, memprof_full_schema)
     if lay.has_binary_ids:
         offsets["binary_id_offset"] = len(out)
         _write_binary_ids(out, profile.binary_ids)

@@ -19,6 +19,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
+from profdata.model.memprof import MemProfData
 
 Counts = npt.NDArray[np.uint64]
 
@@ -217,6 +218,9 @@ class InstrProfile:
     explicit_frontend: bool = False
     #: binary ids of the last raw profile of a file holding several; LLVM 14/16 see only these
     last_raw_binary_ids: list[bytes] | None = None
+    #: MemProf data to write (merged state, MemProf YAML inputs); indexed inputs keep
+    #: theirs in the file (``IndexedProfile.memprof_data``)
+    memprof: MemProfData | None = None
 
     def binary_ids_seen(self, last_raw_profile_only: bool) -> list[bytes]:
         """The ids a reader reports: all of them, or (LLVM <= 16) the last raw profile's."""

@@ -31,8 +31,10 @@ from profdata.formats import open_instr, read_instr_bytes
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
+from profdata.model.memprof import MemProfData
 from profdata.model.names import name_bytes
 from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_memprof import checked_input, load_memprof_input, merged_memprof
 from profdata.ops.merge_records import (
     CounterBatch,
     WarningKind,
@@ -122,6 +124,8 @@ class InstrProfWriter:
     binary_ids: list[bytes] = field(default_factory=list)
     #: vtable names in insertion order, repeats allowed (the output keeps the first of each)
     vtable_names: list[str] = field(default_factory=list)
+    #: MemProf data of MemProf YAML inputs (indexed inputs contribute none, as in LLVM)
+    memprof: MemProfData | None = None
 
     def add_record(
         self, record: InstrRecord, weight: int = 1, name: str | None = None
@@ -201,6 +205,7 @@ class InstrProfWriter:
         self.binary_ids.extend(
             profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
         )
+        self.memprof = merged_memprof(self.memprof, profile.memprof)
 
     @staticmethod
     def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
@@ -247,6 +252,7 @@ class InstrProfWriter:
         warnings = [w for ws in self.add_records(records, 1, names) for w in ws]
         self.binary_ids.extend(other.binary_ids)
         self.traces.add_traces(other.traces.traces, other.traces.stream_size)
+        self.memprof = merged_memprof(self.memprof, other.memprof, from_writer=True)
         return warnings
 
     def filter_functions(self, keep: str = "", drop: str = "") -> FilterNote | None:
@@ -289,6 +295,7 @@ class InstrProfWriter:
             vtable_names=list(dict.fromkeys(self.vtable_names)),
             symbols={},
             explicit_frontend=self.frontend,
+            memprof=self.memprof,
         )
 
     def invalid_records(self) -> list[InstrRecord]:
@@ -366,7 +373,8 @@ def load_path(path: str) -> InstrProfile:
     """Read one input; ``-`` is standard input, as ``MemoryBuffer::getFileOrSTDIN``."""
     if path == "-":
         return read_instr_bytes(sys.stdin.buffer.read(), "-")
-    return open_instr(path)
+    memprof = load_memprof_input(path)
+    return open_instr(path) if memprof is None else memprof
 
 
 @dataclass
@@ -521,6 +529,7 @@ def _load_input(
     """``loadInput``: flags, records (remapped), vtable names, traces, binary ids."""
     if isinstance(loaded, EmptyProfileError):
         return
+    loaded = checked_input(loaded, entry.path, options.release)
     if isinstance(loaded, ProfdataError):
         ctx.errors.append(input_failure(entry.path, loaded, options.release))
         return

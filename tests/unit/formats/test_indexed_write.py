@@ -20,7 +20,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from profdata.errors import EmptyProfileError, UsageError
+from profdata.errors import EmptyProfileError
 from profdata.formats import _onhash_write, open_instr, text
 from profdata.formats._binary import ByteWriter
 from profdata.formats._onhash import OnDiskHashTable
@@ -459,10 +459,17 @@ def test_unknown_version_is_refused() -> None:
             write_indexed(profile, release=release(22), version=version)
 
 
-def test_memprof_section_is_not_written() -> None:
-    profile = InstrProfile(ProfileKind.IR | ProfileKind.MEMPROF, [])
-    with pytest.raises(UsageError, match="MemProf"):
-        write_indexed(profile, release=release(22))
+def test_memprof_flag_writes_the_section_llvm_merge_writes() -> None:
+    """llvm-profdata 22 ``merge l22-v3.profdata`` (tests/golden/memprof): an indexed input's
+    MemProf records are dropped and the section written empty; so is ours."""
+    memprof = Path(__file__).resolve().parents[2] / "golden" / "memprof"
+    cases = json.loads((memprof / "cases.json").read_text())["cases"]
+    wanted = ["merge", "l22-v3.profdata", "-o", "OUT"]
+    (case,) = [c for c in cases if c["release"] == 22 and c["args"] == wanted]
+    expected = (memprof / "expected" / case["output"]).read_bytes()
+    profile = open_instr(memprof / "expected" / case["output"])
+    assert profile.kind & ProfileKind.MEMPROF
+    assert write_indexed(profile, release=release(22)) == expected
 
 
 def test_vtable_kind_is_dropped_before_llvm_19() -> None:

@@ -1,0 +1,176 @@
+"""MemProf in ``llvm-profdata merge``: what the writer carries and the options.
+
+LLVM's ``loadInput`` takes MemProf data only from raw ``.memprofraw`` inputs
+(not supported here) and, in LLVM 20+, MemProf YAML; an indexed input
+contributes its flags (so the output has a MemProf section) but not its
+MemProf records, and the section is then written empty.  Records of one
+function from several inputs are merged as ``IndexedMemProfRecord::merge``
+does: the allocation sites are appended, the call sites of the first kept (but
+see :func:`add_input_memprof` for what LLVM 22 really keeps).
+"""
+
+from __future__ import annotations
+
+from profdata.errors import (
+    CommandLineError,
+    FormatError,
+    ProfdataError,
+    UnrecognizedFormatError,
+)
+from profdata.formats import open_instr
+from profdata.formats.indexed import IndexedProfile
+from profdata.formats.memprof import MEMPROF_RAW_MAGIC, check_memprof_header, rules_for
+from profdata.formats.memprof_yaml import EMPTY_PROFILE, open_memprof_yaml, sniff_memprof_yaml
+from profdata.model.instr import InstrProfile
+from profdata.model.memprof import MemProfData, MemProfRecord
+from profdata.releases import Release
+
+_PROG = "llvm-profdata merge"
+
+
+def check_memprof_options(release: Release, version: int | None, full_schema: bool) -> None:
+    """``--memprof-version`` / ``--memprof-full-schema`` as ``release`` parses them."""
+    if version is not None:
+        if len(release.memprof_write_versions) < 2:
+            raise CommandLineError(
+                f"{_PROG}: Unknown command line argument '--memprof-version={version}'.  "
+                f"Try: '{_PROG} --help'"
+            )
+        if version not in release.memprof_write_versions:
+            raise CommandLineError(
+                "llvm-profdata: for the --memprof-version option: "
+                f"Cannot find option named '{version}'!"
+            )
+    if full_schema and 2 not in release.memprof_write_versions:
+        raise CommandLineError(
+            f"{_PROG}: Unknown command line argument '--memprof-full-schema'.  "
+            f"Try: '{_PROG} --help'"
+        )
+
+
+def add_input_memprof(dest: MemProfData, incoming: MemProfData) -> None:
+    """``InstrProfWriter::addMemProfData`` of LLVM 22, quirk included.
+
+    Into an empty writer the input's frames, call stacks and records are
+    moved.  Into a writer that already has frames, LLVM's loop returns as soon
+    as one frame is added or found equal (``if (addMemProfFrame(...)) return
+    false``): only the input's first frame is taken, nothing else.
+    """
+    if incoming.is_empty():
+        return
+    if dest.frames:
+        for fid, frame in incoming.frames.items():
+            existing = dest.frames.setdefault(fid, frame)
+            if existing == frame:
+                return
+    else:
+        dest.frames.update(incoming.frames)
+    if dest.call_stacks:
+        for cs_id, stack in incoming.call_stacks.items():
+            if dest.call_stacks.setdefault(cs_id, stack) == stack:
+                return
+    else:
+        dest.call_stacks.update(incoming.call_stacks)
+    _add_records(dest, incoming)
+
+
+def merge_writer_memprof(dest: MemProfData, src: MemProfData) -> None:
+    """``mergeRecordsFromWriter``: frames and call stacks by id (a conflicting id stops
+    the merge), then every record, a repeated GUID appending its allocation sites."""
+    for fid, frame in src.frames.items():
+        if dest.frames.setdefault(fid, frame) != frame:
+            return
+    for cs_id, stack in src.call_stacks.items():
+        if dest.call_stacks.setdefault(cs_id, stack) != stack:
+            return
+    _add_records(dest, src)
+
+
+def _add_records(dest: MemProfData, incoming: MemProfData) -> None:
+    """``addMemProfRecord`` for each record (``IndexedMemProfRecord::merge``)."""
+    for guid, record in incoming.records.items():
+        existing = dest.records.get(guid)
+        if existing is None:
+            dest.records[guid] = MemProfRecord(list(record.alloc_sites), list(record.call_sites))
+        else:
+            existing.alloc_sites.extend(record.alloc_sites)
+
+
+def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataError | None:
+    """The error ``release``'s reader gives for an indexed input's MemProf header, if any.
+
+    LLVM checks the MemProf version and schema when it opens an indexed
+    profile, so such an input fails to load even though merge drops its
+    MemProf data.
+    """
+    if not isinstance(profile, IndexedProfile) or profile.memprof_range is None:
+        return None
+    try:
+        check_memprof_header(profile.table.data, profile.memprof_range[0], rules_for(release))
+    except ProfdataError as exc:
+        return exc
+    return None
+
+
+def load_memprof_input(path: str) -> InstrProfile | None:
+    """A MemProf YAML input read as such, or None for any other file.
+
+    A raw ``.memprofraw`` profile is refused by name: turning it into
+    MemProf records means symbolizing its addresses against the profiled
+    binary (``--profiled-binary``), which profdata does not do.
+    """
+    if is_memprof_raw(path):
+        raise UnrecognizedFormatError(
+            "symbolizing raw MemProf profiles against the profiled binary is not supported; "
+            "convert it with llvm-profdata merge --profiled-binary=BINARY first",
+            path=path,
+            llvm_message="raw MemProf profile (.memprofraw): not supported by profdata",
+        )
+    return open_memprof_yaml(path) if sniff_memprof_yaml(path) else None
+
+
+def is_memprof_raw(path: str) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(8) == MEMPROF_RAW_MAGIC
+    except OSError:
+        return False
+
+
+def checked_input(
+    loaded: InstrProfile | ProfdataError, path: str, release: Release
+) -> InstrProfile | ProfdataError:
+    """An input as ``release``'s ``loadInput`` sees it, MemProf-wise.
+
+    Releases before 20 have no YAML reader and read such a file as a text
+    profile; an empty YAML profile fails (``The profile is empty.``); an
+    indexed input fails if its MemProf header does not read.
+    """
+    if not isinstance(loaded, InstrProfile):
+        return loaded
+    if loaded.format == "memprof-yaml":
+        if not release.memprof_yaml_input:
+            try:
+                return open_instr(path)
+            except ProfdataError as exc:
+                return exc
+        if loaded.memprof is None or not loaded.memprof.records:
+            return FormatError("no HeapProfileRecords", path=path, llvm_message=EMPTY_PROFILE)
+        return loaded
+    error = memprof_input_error(loaded, release)
+    return loaded if error is None else error.with_path(path)
+
+
+def merged_memprof(
+    dest: MemProfData | None, incoming: MemProfData | None, *, from_writer: bool = False
+) -> MemProfData | None:
+    """The writer's MemProf data after adding an input's, or (``from_writer``) another
+    writer context's."""
+    if incoming is None or incoming.is_empty():
+        return dest
+    result = dest if dest is not None else MemProfData()
+    if from_writer:
+        merge_writer_memprof(result, incoming)
+    else:
+        add_input_memprof(result, incoming)
+    return result
