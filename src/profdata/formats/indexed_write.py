@@ -34,8 +34,6 @@ from __future__ import annotations
 import struct
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, replace
-from itertools import chain
-from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -55,14 +53,17 @@ from profdata.model.instr import (
     PSEUDO_WARM,
     InstrProfile,
     InstrRecord,
-    RecordColumns,
-    ValueSite,
     spans,
-    value_sites_of,
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import ENCODING, ERRORS, md5_hashes, name_bytes
+from profdata.model.record_table import (
+    RecordTable,
+    ValueColumns,
+    gather,
+    record_table,
+)
 from profdata.model.summary import DEFAULT_CUTOFFS, U64, ProfileSummary, summarize_counts
 from profdata.releases import Release
 
@@ -90,206 +91,6 @@ Bytes = npt.NDArray[np.uint8]
 _U32X2 = struct.Struct("<II")
 _KINDS = tuple(ValueKind)
 _MAX_SORT_BYTES = 64 << 20  # largest fixed-width name array sorted with numpy
-
-
-# -- the records as columns ---------------------------------------------------------
-@dataclass(eq=False)
-class ValueColumns:
-    """The value sites of many records, flat.
-
-    One *row* per (record, kind) with at least one site, ordered by record
-    then kind: ``row_sites[j]`` sites, whose value counts follow in
-    ``site_lengths``; the (value, count) pairs of all sites follow in
-    ``values`` / ``counts``.
-    """
-
-    row_record: Ints
-    row_kind: Ints
-    row_sites: Ints
-    site_lengths: Ints
-    values: U64s
-    counts: U64s
-
-    @classmethod
-    def empty(cls) -> ValueColumns:
-        none = np.zeros(0, dtype=np.int64)
-        return cls(none, none, none, none, np.zeros(0, np.uint64), np.zeros(0, np.uint64))
-
-    @classmethod
-    def of(cls, records: Sequence[InstrRecord]) -> ValueColumns:
-        rows: list[tuple[int, int, int]] = []
-        sites: list[ValueSite] = []
-        for index, rec in enumerate(records):
-            if not rec.value_sites:
-                continue
-            for kind, lst in rec.sites_by_kind().items():
-                rows.append((index, int(kind), len(lst)))
-                sites.extend(lst)
-        if not rows:
-            return cls.empty()
-        row = np.array(rows, dtype=np.int64).reshape(-1, 3)
-        lengths = np.fromiter(map(len, sites), dtype=np.int64, count=len(sites))
-        total = int(lengths.sum())
-        flat = np.fromiter(
-            chain.from_iterable(chain.from_iterable(sites)), dtype=np.uint64, count=2 * total
-        )
-        return cls(row[:, 0], row[:, 1], row[:, 2], lengths, flat[0::2], flat[1::2])
-
-    def site_starts(self) -> Ints:
-        """Index of each row's first site in ``site_lengths``."""
-        return np.cumsum(self.row_sites) - self.row_sites
-
-    def value_starts(self) -> tuple[Ints, Ints]:
-        """Each row's first value and number of values."""
-        bounds = np.zeros(len(self.site_lengths) + 1, dtype=np.int64)
-        np.cumsum(self.site_lengths, out=bounds[1:])
-        first = self.site_starts()
-        return bounds[first], bounds[first + self.row_sites] - bounds[first]
-
-    def take(self, records: Ints, num_records: int) -> ValueColumns:
-        """The rows of ``records`` (indexes among ``num_records``), renumbered in that order."""
-        position = np.full(num_records, -1, dtype=np.int64)
-        position[records] = np.arange(len(records))
-        new_record = position[self.row_record]
-        rows = np.flatnonzero(new_record >= 0)
-        rows = rows[np.argsort(new_record[rows], kind="stable")]
-        first, nvalues = self.value_starts()
-        sites = spans(self.site_starts()[rows], self.row_sites[rows])
-        values = spans(first[rows], nvalues[rows])
-        return ValueColumns(
-            new_record[rows],
-            self.row_kind[rows],
-            self.row_sites[rows],
-            self.site_lengths[sites],
-            self.values[values],
-            self.counts[values],
-        )
-
-
-@dataclass(eq=False)
-class RecordTable:
-    """Records as parallel columns, in the merge's first-seen order.
-
-    ``name_hashes`` may carry the MD5 of each record's name when the caller
-    already has it (a raw profile's NameRefs), saving 100k MD5 calls.
-    """
-
-    columns: RecordColumns
-    bitmap_lengths: Ints
-    bitmaps: Bytes
-    values: ValueColumns
-    name_hashes: U64s | None = None
-
-    def __len__(self) -> int:
-        return len(self.columns)
-
-    @classmethod
-    def of(cls, records: Sequence[InstrRecord]) -> RecordTable:
-        bitmaps = [rec.bitmap for rec in records]
-        return cls(
-            RecordColumns.of(records),
-            np.fromiter(map(len, bitmaps), dtype=np.int64, count=len(bitmaps)),
-            np.frombuffer(b"".join(bitmaps), dtype=np.uint8),
-            ValueColumns.of(records),
-        )
-
-    def bitmap_starts(self) -> Ints:
-        return np.cumsum(self.bitmap_lengths) - self.bitmap_lengths
-
-    def has_data(self) -> npt.NDArray[np.bool_]:
-        """``shouldEncodeData`` per record: a non-zero counter or bitmap byte."""
-        cols = self.columns
-        return _any_per_record(cols.counts != 0, cols.starts, cols.lengths) | _any_per_record(
-            self.bitmaps != 0, self.bitmap_starts(), self.bitmap_lengths
-        )
-
-    def take(self, records: Ints) -> RecordTable:
-        """The table of ``records`` (row indexes), in that order."""
-        cols = self.columns
-        if len(records) == len(cols) and bool(np.all(records == np.arange(len(cols)))):
-            return self
-        names = cols.names
-        lengths = cols.lengths[records]
-        blens = self.bitmap_lengths[records]
-        return RecordTable(
-            RecordColumns(
-                [names[i] for i in records.tolist()],
-                cols.hashes[records],
-                _gather(cols.counts, cols.starts[records], lengths),
-                lengths,
-            ),
-            blens,
-            _gather(self.bitmaps, self.bitmap_starts()[records], blens),
-            self.values.take(records, len(cols)),
-            None if self.name_hashes is None else self.name_hashes[records],
-        )
-
-    def records(self) -> list[InstrRecord]:
-        """The table as :class:`InstrRecord` objects (counters are views of the table's)."""
-        cols = self.columns
-        counts = cols.counts
-        ends = (cols.starts + cols.lengths).tolist()
-        bstarts = self.bitmap_starts().tolist()
-        bends = (self.bitmap_starts() + self.bitmap_lengths).tolist()
-        raw_bitmaps = self.bitmaps.tobytes()
-        vals = self.values
-        sites = value_sites_of(
-            zip(vals.values.tolist(), vals.counts.tolist(), strict=True),
-            vals.site_lengths.tolist(),
-        )
-        by_record: list[dict[ValueKind, list[ValueSite]]] = [{} for _ in range(len(cols))]
-        at = 0
-        for rec, kind, num in zip(
-            vals.row_record.tolist(), vals.row_kind.tolist(), vals.row_sites.tolist(), strict=True
-        ):
-            by_record[rec][_KINDS[kind]] = sites[at : at + num]
-            at += num
-        return [
-            InstrRecord(name, fhash, counts[start:end], raw_bitmaps[bstart:bend], value_sites)
-            for name, fhash, start, end, bstart, bend, value_sites in zip(
-                cols.names, cols.hashes.tolist(), cols.starts.tolist(), ends, bstarts, bends,
-                by_record, strict=True,
-            )
-        ]  # fmt: skip
-
-
-def _any_per_record(
-    flags: npt.NDArray[np.bool_], starts: Ints, lengths: Ints
-) -> npt.NDArray[np.bool_]:
-    seen = np.zeros(len(flags) + 1, dtype=np.int64)
-    np.cumsum(flags, out=seen[1:])
-    result: npt.NDArray[np.bool_] = seen[starts + lengths] > seen[starts]
-    return result
-
-
-class TableProfile(InstrProfile):
-    """A merged profile held as a :class:`RecordTable`; its records are built on first use."""
-
-    def __init__(self, *, table: RecordTable, **fields: Any) -> None:
-        self._records: Sequence[InstrRecord] | None = None
-        super().__init__(records=[], **fields)
-        self._records = None
-        self.table = table
-
-    @property
-    def records(self) -> Sequence[InstrRecord]:
-        if self._records is None:
-            self._records = self.table.records()
-        return self._records
-
-    @records.setter
-    def records(self, value: Sequence[InstrRecord]) -> None:
-        self._records = value
-
-    def columns(self) -> RecordColumns:
-        return self.table.columns
-
-
-def record_table(profile: InstrProfile) -> RecordTable:
-    """The profile's records as a table (free for a :class:`TableProfile`)."""
-    if isinstance(profile, TableProfile):
-        return profile.table
-    return RecordTable.of(profile.records)
 
 
 # -- the writer -------------------------------------------------------------------------
@@ -518,11 +319,11 @@ def _record_data(
     if lay.has_num_counts:
         head.append(lengths.astype(np.uint64))
     parts.append((np.stack(head, axis=1).reshape(-1), np.full(count, len(head))))
-    parts.append((_gather(cols.counts, cols.starts[recs], lengths), lengths))
+    parts.append((gather(cols.counts, cols.starts[recs], lengths), lengths))
     if lay.has_bitmap:
         blens = table.bitmap_lengths[recs]
         parts.append((blens.astype(np.uint64), np.ones(count, dtype=np.int64)))
-        bitmap = _gather(table.bitmaps, table.bitmap_starts()[recs], blens)
+        bitmap = gather(table.bitmaps, table.bitmap_starts()[recs], blens)
         parts.append((bitmap.astype(np.uint64), blens))
     rows: list[tuple[U64s, Ints]] = []
     row_of: Ints = np.zeros(0, dtype=np.int64)
@@ -552,17 +353,6 @@ def _record_data(
     item_of = np.repeat(np.arange(len(plan.item_records)), plan.item_records)
     item_words = np.bincount(item_of, weights=record_words, minlength=len(plan.item_records))
     return words.view(np.uint8), 8 * item_words.astype(np.int64)
-
-
-def _gather(flat: npt.NDArray[Any], starts: Ints, lengths: Ints) -> npt.NDArray[Any]:
-    """``flat[starts[i] : starts[i] + lengths[i]]`` for all i, concatenated (a view if in place)."""
-    total = int(lengths.sum())
-    if not len(starts) or total == 0:
-        return flat[:0]
-    first = int(starts[0])
-    if first + total <= len(flat) and bool(np.all(starts[1:] == starts[:-1] + lengths[:-1])):
-        return flat[first : first + total]
-    return flat[spans(starts, lengths)]
 
 
 def _value_prof_data(
@@ -666,7 +456,7 @@ def summarize_table(
         real = entry < np.uint64(PSEUDO_WARM)
         starts, lengths, entry = starts[real], lengths[real], entry[real]
     num_functions = len(entry)
-    internal = _gather(cols.counts, starts + 1, lengths - 1)
+    internal = gather(cols.counts, starts + 1, lengths - 1)
     if legacy_invalid_counts:
         entry = entry[entry != np.uint64(U64)]
         internal = internal[internal != np.uint64(U64)]
@@ -743,13 +533,9 @@ __all__ = [
     "MAX_VALUES_PER_SITE",
     "SUMMARY_SIZE",
     "WRITTEN_FLAGS",
-    "RecordTable",
-    "TableProfile",
-    "ValueColumns",
     "encode_indexed",
     "encode_summary",
     "encode_value_prof_data",
-    "record_table",
     "summarize_table",
     "write_indexed",
 ]

@@ -54,7 +54,6 @@ import numpy.typing as npt
 
 from profdata.errors import EmptyProfileError, ProfdataError
 from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
-from profdata.formats.indexed_write import RecordTable, TableProfile, ValueColumns
 from profdata.formats.raw_columns import RawRun, RawShape, read_run, shape_of
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
 from profdata.model.instr import (
@@ -68,6 +67,7 @@ from profdata.model.instr import (
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import md5_hashes, name_bytes
+from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
