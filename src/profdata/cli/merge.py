@@ -21,6 +21,7 @@ import argparse
 import sys
 
 from profdata.atomic import atomic_write_bytes
+from profdata.cli import merge_sample, merge_supplement
 from profdata.cli._options import LlvmArgumentParser
 from profdata.errors import FormatError, UsageError
 from profdata.formats import text as text_format
@@ -33,12 +34,14 @@ from profdata.ops.merge import (
     FailureMode,
     FilterNote,
     InputFailure,
+    Loader,
     MergeOptions,
     RecordWarning,
     merge_instr,
 )
 from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.ops.merge_memprof import check_memprof_options
 
 PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
@@ -48,7 +51,7 @@ PREV_INDEXED_VERSION = 11
 
 def _uint(text: str) -> int:
     """A ``cl::opt<unsigned>``/``<uint64_t>`` value."""
-    if not text.isdigit() or int(text) >= 1 << 64:
+    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
         raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
     return int(text)
 
@@ -97,6 +100,70 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
     parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
+    parser.add_argument(
+        "--memprof-version", type=int, default=None,
+        help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
+    )  # fmt: skip
+    parser.add_flag("--memprof-full-schema", help="write every MemInfoBlock field (LLVM 19+)")
+    parser.add_argument(
+        "--profiled-binary", default="",
+        help="the binary of raw MemProf inputs (accepted; .memprofraw inputs are refused)",
+    )  # fmt: skip
+    add_correlation_arguments(parser)
+    merge_sample.add_arguments(parser)
+    merge_supplement.add_arguments(parser)
+
+
+def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
+    """``--debug-info`` / ``--binary-file``: the binary of lightweight raw profiles."""
+    parser.add_argument(
+        "--debug-info", default="", metavar="BINARY",
+        help="correlate lightweight raw profiles with this binary's debug info (LLVM 14+)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--binary-file", default="", metavar="BINARY",
+        help="correlate lightweight raw profiles with this unstripped binary (LLVM 18+)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--max-debug-info-correlation-warnings", type=_uint, default=None,
+        help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
+    )  # fmt: skip
+
+
+def _check_correlation_options(args: argparse.Namespace) -> None:
+    rel = args.release
+    if args.debug_info and not rel.correlate_debug_info:
+        raise _unknown(f"--debug-info={args.debug_info}")
+    if args.binary_file and not rel.merge_binary_file_option:
+        raise _unknown(f"--binary-file={args.binary_file}")
+    limit = args.max_debug_info_correlation_warnings
+    if limit is not None and not rel.show_correlation_warnings_option:
+        raise _unknown(f"--max-debug-info-correlation-warnings={limit}")
+
+
+def _warn(line: str) -> None:
+    sys.stderr.write(f"warning: {line}\n")
+
+
+def _correlating_loader(args: argparse.Namespace) -> Loader | None:
+    """``mergeInstrProfile``'s correlator: loaded once, before any input is read."""
+    rel = args.release
+    limit = args.max_debug_info_correlation_warnings
+    if not args.debug_info and not args.binary_file:
+        return None
+    if args.debug_info and args.binary_file:
+        more = ", -debuginfod or -debug-file-directory" if rel.merge_debuginfod_wording else ""
+        raise UsageError(f"Expected only one of -debug-info, -binary-file{more}")
+    from profdata.formats.correlate import CorrelatorKind, load_correlation, read_correlated
+
+    kind = CorrelatorKind.DEBUG_INFO if args.debug_info else CorrelatorKind.BINARY
+    correlation = load_correlation(
+        args.debug_info or args.binary_file, kind,
+        max_warnings=5 if limit is None else limit,
+        binary_wording=rel.correlation_binary_wording,
+        warn=_warn,
+    )  # fmt: skip
+    return lambda path: read_correlated(path, correlation)
 
 
 def _unknown(option: str) -> UsageError:
@@ -106,6 +173,7 @@ def _unknown(option: str) -> UsageError:
 def _check_release_options(args: argparse.Namespace) -> None:
     """Refuse what the selected release's llvm-profdata did not know."""
     rel = args.release
+    check_memprof_options(args.release, args.memprof_version, args.memprof_full_schema)
     if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
         raise UsageError(f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!")
     if not rel.merge_function_filters:
@@ -122,6 +190,7 @@ def _check_release_options(args: argparse.Namespace) -> None:
         raise _unknown("--keep-vtable-symbols")
     if args.write_prev_version and not rel.merge_write_prev_version:
         raise _unknown("--write-prev-version")
+    _check_correlation_options(args)
 
 
 def print_diagnostic(diagnostic: Diagnostic) -> None:
@@ -170,13 +239,19 @@ def _encode(
     if args.output_format == "text":
         return text_format.write(sparse, args.release)
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
-    return encode_indexed(merged, release=args.release, version=version, sparse=args.sparse)
+    return encode_indexed(
+        merged, release=args.release, version=version, sparse=args.sparse,
+        memprof_version=args.memprof_version, memprof_full_schema=args.memprof_full_schema,
+    )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
     _check_release_options(args)
+    merge_sample.check_release_options(args)  # unknown to the release in either mode
+    if merge_supplement.wanted(args):
+        return merge_supplement.run(args)
     if args.sample:
-        raise UsageError(f"{PROG}: sample profiles are not supported yet")
+        return merge_sample.run(args)
     inputs = collect(args.inputs, args.weighted_input, args.input_files)
     if not inputs:
         raise UsageError(f"no input files specified. See {PROG} -help")
@@ -186,7 +261,11 @@ def run(args: argparse.Namespace) -> int:
     options = _options(args)
     if args.output_format == "gcc":
         raise UsageError("unknown format is specified")
-    result = merge_instr(inputs, options, sink=print_diagnostic)
+    load = _correlating_loader(args)
+    if load is not None:
+        result = merge_instr(inputs, options, load=load, sink=print_diagnostic)
+    else:
+        result = merge_instr(inputs, options, sink=print_diagnostic)
     writer = result.writer
     sparse = writer.to_profile(sparse=True) if args.sparse else writer.to_profile()
     merged = writer.to_profile() if args.sparse else sparse

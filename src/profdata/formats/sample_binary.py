@@ -13,7 +13,7 @@ profile format version``) and the offset and field of the fault.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from profdata.errors import (
     FormatError,
@@ -32,6 +32,7 @@ from profdata.model.sample import (
     SampleContext,
     SampleProfile,
     context_key,
+    name_key,
 )
 from profdata.model.sample_summary import summarize_profile
 from profdata.model.summary import ProfileSummary, SummaryEntry
@@ -209,8 +210,15 @@ def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:
     return names[index]
 
 
-def read_body(cur: ByteReader, fs: FunctionSamples, names: list[str], release: Release) -> None:
-    """``readProfile``: samples, body records, then the inlined callees (recursively)."""
+def read_body(
+    cur: ByteReader,
+    fs: FunctionSamples,
+    names: list[str],
+    release: Release,
+    trailer: Callable[[ByteReader, FunctionSamples], None] | None = None,
+) -> None:
+    """``readProfile``: samples, body records, then the inlined callees (recursively);
+    ``trailer`` reads what follows each level (ext-binary vtable type profiles)."""
     fs.add_total_samples(read_number(cur, "total_samples"))
     num_records = read_number(cur, "num_records", 32)
     for _ in range(num_records):
@@ -237,7 +245,9 @@ def read_body(cur: ByteReader, fs: FunctionSamples, names: list[str], release: R
         disc = read_number(cur, "callsite_discriminator") & U32
         callee_name = read_name_index(cur, names, "callee_name_index")
         callee = fs.callee_at(LineLocation(offset, disc), callee_name)
-        read_body(cur, callee, names, release)
+        read_body(cur, callee, names, release, trailer)
+    if trailer is not None:
+        trailer(cur, fs)
 
 
 def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
@@ -269,8 +279,9 @@ def check_writable(profile: SampleProfile) -> str | None:
     return None
 
 
-def collect_names(profiles: Iterable[FunctionSamples]) -> list[str]:
-    """Every function, callee and call-target name, sorted bytewise (``stablizeNameTable``)."""
+def collect_names(profiles: Iterable[FunctionSamples], md5: bool = False) -> list[str]:
+    """Every function, callee and call-target name, sorted bytewise (``stablizeNameTable``;
+    ``md5``: names read as MD5 values sort as numbers, LLVM 18+)."""
     seen: set[str] = set()
 
     def add(fs: FunctionSamples) -> None:
@@ -284,7 +295,7 @@ def collect_names(profiles: Iterable[FunctionSamples]) -> list[str]:
     for fs in profiles:
         seen.add(fs.name)
         add(fs)
-    return sorted(seen, key=name_bytes)
+    return sorted(seen, key=lambda name: name_key(name, md5))
 
 
 def write_summary(out: ByteWriter, summary: ProfileSummary) -> None:
@@ -313,7 +324,9 @@ def write_name_table(out: ByteWriter, names: list[str]) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
 
-def write_body(out: ByteWriter, fs: FunctionSamples, index: dict[str, int]) -> None:
+def write_body(
+    out: ByteWriter, fs: FunctionSamples, index: dict[str, int], md5: bool = False
+) -> None:
     """``writeBody``: name index, samples, body records, callees (recursively)."""
     uleb = out.uleb128
     uleb(index[fs.name])
@@ -324,18 +337,20 @@ def write_body(out: ByteWriter, fs: FunctionSamples, index: dict[str, int]) -> N
         uleb(loc.discriminator)
         uleb(record.samples)
         uleb(len(record.call_targets))
-        for target, count in record.sorted_call_targets():
+        for target, count in record.sorted_call_targets(md5):
             uleb(index[target])
             uleb(count)
-    callsites = fs.sorted_callsites()
+    callsites = fs.sorted_callsites(md5)
     uleb(len(callsites))
     for loc, callee in callsites:
         uleb(loc.line_offset)
         uleb(loc.discriminator)
-        write_body(out, callee, index)
+        write_body(out, callee, index, md5)
 
 
-def write(profile: SampleProfile, *, skip_duplicated_into_base: bool = True) -> bytes:
+def write(
+    profile: SampleProfile, *, skip_duplicated_into_base: bool = True, md5_names: bool = False
+) -> bytes:
     """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22).
 
     ``skip_duplicated_into_base=False`` computes the summary as LLVM 14 does.
@@ -348,12 +363,13 @@ def write(profile: SampleProfile, *, skip_duplicated_into_base: bool = True) -> 
     out.uleb128(VERSION)
     summary = summarize_profile(profile, skip_duplicated=skip_duplicated_into_base)
     write_summary(out, summary)
-    index = write_name_table(out, collect_names(profile.profiles.values()))
+    index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
     for fs in sorted(
-        profile.profiles.values(), key=lambda f: (-f.total_samples, context_key(f.context))
+        profile.profiles.values(),
+        key=lambda f: (-f.total_samples, context_key(f.context, md5_names)),
     ):
         out.uleb128(fs.head_samples)
-        write_body(out, fs, index)
+        write_body(out, fs, index, md5_names)
     return out.getvalue()
 
 

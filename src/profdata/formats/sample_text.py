@@ -27,7 +27,7 @@ from typing import NoReturn
 from profdata.errors import Location, MalformedError, SampleTextSyntaxError
 from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint
 from profdata.formats.sample_registry import ORDER_TEXT, SampleFormat, register
-from profdata.model.names import name_bytes, name_str
+from profdata.model.names import name_str
 from profdata.model.sample import (
     ContextAttribute,
     FunctionSamples,
@@ -36,6 +36,7 @@ from profdata.model.sample import (
     SampleContextFrame,
     SampleError,
     SampleProfile,
+    name_key,
 )
 from profdata.model.sample_summary import summarize_profile
 from profdata.releases import Release
@@ -527,8 +528,8 @@ def _write_sample(
         out.append(" !Flat\n")
 
 
-def _key(name: str, md5: bool) -> bytes | int:
-    return int(name) if md5 and name.isdigit() else name_bytes(name)
+def _key(name: str, md5: bool) -> tuple[int, bytes | int]:
+    return name_key(name, md5)
 
 
 def _vtables_line(pad: str, loc: LineLocation, types: dict[str, int], md5: bool) -> str:

@@ -117,11 +117,12 @@ class SampleContext:
         return " @ ".join(f.to_string(i != last) for i, f in enumerate(self.frames))
 
 
-def name_key(name: str, md5: bool = False) -> bytes | int:
-    """How ``FunctionId`` orders names: bytewise, or by hash value for MD5 profiles."""
+def name_key(name: str, md5: bool = False) -> tuple[int, bytes | int]:
+    """How ``FunctionId`` orders names: bytewise, or by hash value for MD5 profiles;
+    an MD5 value sorts before any string (merges may mix the two)."""
     if md5 and name.isdigit():
-        return int(name)
-    return name_bytes(name)
+        return (0, int(name))
+    return (1, name_bytes(name))
 
 
 def context_key(context: SampleContext, md5: bool = False) -> tuple[object, ...]:

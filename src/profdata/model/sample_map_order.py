@@ -300,18 +300,26 @@ def string_hash(data: bytes, seed: int = SEED) -> int:
     return state.finalize(n)
 
 
-def context_hash(context: SampleContext, md5_frames: bool = True) -> int:
+def function_id_hash(name: str, md5_names: bool = False) -> int:
+    """``FunctionId::getHashCode``: MD5 of the name, or the hash itself when the name came
+    from an MD5 name table (held as its decimal string)."""
+    if md5_names and name.isdigit():
+        return int(name) & _M64
+    return md5_hash(name)
+
+
+def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: bool = False) -> int:
     """``SampleContext::getHashCode``: MD5 for plain names; for CS contexts the frames
     combined, each frame as LLVM 19/22 hash it (MD5 based, §5.8) or, with
     ``md5_frames=False``, as 14/16 do (``hash_combine(name, line, discriminator)``)."""
     if not context.frames:
-        return md5_hash(context.name)
+        return function_id_hash(context.name, md5_names)
     words = []
     for frame in context.frames:
         loc = frame.location
         if md5_frames:
             packed = (loc.discriminator << 32) | loc.line_offset
-            value = (md5_hash(frame.function) + (packed << 5) + packed) & _M64
+            value = (function_id_hash(frame.function, md5_names) + (packed << 5) + packed) & _M64
         else:
             parts = struct.pack("<QII", string_hash(name_bytes(frame.function)), *loc)
             value = hash_short(parts)
@@ -319,8 +327,13 @@ def context_hash(context: SampleContext, md5_frames: bool = True) -> int:
     return hash_combine_range(words)
 
 
-def profile_map_order(profile: SampleProfile, md5_frames: bool = True) -> list[FunctionSamples]:
-    """The reader's profiles in its ``SampleProfileMap`` iteration order."""
+def profile_map_order(
+    profile: SampleProfile, md5_frames: bool = True, md5_names: bool | None = None
+) -> list[FunctionSamples]:
+    """The reader's profiles in its ``SampleProfileMap`` iteration order; ``md5_names``
+    (default: the profile's) says whether decimal names are hash values."""
     values = list(profile.profiles.values())
-    hashes = [context_hash(fs.context, md5_frames) for fs in values]
+    if md5_names is None:
+        md5_names = profile.is_md5
+    hashes = [context_hash(fs.context, md5_frames, md5_names) for fs in values]
     return [values[i] for i in unordered_map_order(hashes)]

@@ -24,6 +24,7 @@ from profdata.model.sample import (
     SampleProfile,
     flatten_contexts,
 )
+from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
@@ -81,9 +82,13 @@ def summarize_profile(
     cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
     *,
     skip_duplicated: bool = True,
+    md5_frames: bool = True,
 ) -> ProfileSummary:
-    """``computeSummaryForProfiles``: CS profiles are summarised context-less."""
+    """``computeSummaryForProfiles``: CS profiles are summarised context-less, flattened in
+    the profile map's iteration order (of two contexts of one function with different
+    checksums, the one met first is kept); ``md5_frames`` as in
+    :func:`~profdata.model.sample_map_order.profile_map_order`."""
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
     if profile.is_cs:
-        profiles = flatten_contexts(profiles).values()
+        profiles = flatten_contexts(profile_map_order(profile, md5_frames)).values()
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)

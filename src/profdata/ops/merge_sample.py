@@ -20,8 +20,9 @@ warnings for other formats (:func:`writer_warnings`).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from profdata.errors import (
     FileError,
@@ -30,8 +31,9 @@ from profdata.errors import (
     UsageError,
     WriteError,
 )
-from profdata.formats import sample_binary, sample_text
+from profdata.formats import sample_binary, sample_extbinary_write, sample_text
 from profdata.formats.sample_registry import open_sample
+from profdata.model.names import md5_hash
 from profdata.model.sample import (
     FunctionSamples,
     SampleContext,
@@ -45,10 +47,11 @@ from profdata.model.sample_layout import (
     nest_contexts,
     trim_cold_contexts,
 )
-from profdata.model.sample_map_order import profile_map_order
-from profdata.ops.merge import FailureMode, InputFailure
+from profdata.model.sample_map_order import context_hash, profile_map_order
+from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release
+from profdata.releases import release as default_release
 
 UNWRITABLE = "Profile encoding format unsupported for writing operations"
 PROBE_MISMATCH = "cannot merge probe-based profile with non-probe-based profile"
@@ -57,6 +60,7 @@ COLD_MERGE_WITHOUT_CONTEXT = (
     "--sample-merge-cold-context needs calling contexts: this profile has cold functions "
     "without one (llvm-profdata crashes on it)"
 )
+TOO_LARGE = "Too much profile data"  # sampleprof_error::too_large
 SYMBOL_LIST_LOST = (
     "Profile Symbol list is not empty but the output format is not ExtBinary format. "
     "The list will be lost in the output. "
@@ -153,6 +157,10 @@ def merge_samples(
     probe_based: bool | None = None
     is_cs: bool | None = None
     symbols: set[str] = set()
+    #: LLVM 18+ keys the map by context hash, so an MD5 name meets its string form
+    by_hash: dict[int, SampleContext] = {}
+    hashed_keys = release.sample_md5_function_ids
+    md5_frames = release.sample_cs_hash_md5_frames
     preread = list(profiles) if profiles is not None else None
     for position, entry in enumerate(inputs):
         given = preread[position] if preread is not None else None
@@ -174,16 +182,20 @@ def merge_samples(
         merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
-        for fs in profile_map_order(profile, release.sample_cs_hash_md5_frames):
+        md5_ids = profile.is_md5 and release.sample_md5_function_ids
+        for fs in profile_map_order(profile, release.sample_cs_hash_md5_frames, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
+            if hashed_keys:
+                hashed = context_hash(context, md5_frames, profile.is_md5)
+                context = by_hash.setdefault(hashed, context)
             into = target.get(context)
             if into is None:
                 into = target[context] = FunctionSamples(SampleContext(""))
             outcome = into.merge(source, entry.weight)
             if outcome is not SampleError.SUCCESS:
                 result.diagnostics.append(
-                    SampleRecordWarning(entry.path, str(context), outcome.value)
+                    SampleRecordWarning(entry.path, str(source.context), outcome.value)
                 )
         if not options.drop_profile_symbol_list and profile.symbol_list is not None:
             symbols.update(profile.symbol_list)
@@ -229,6 +241,24 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     return profile
 
 
+def filter_sample_functions(profile: SampleProfile, keep: str, drop: str) -> FilterNote | None:
+    """``filterFunctions`` on the merged map: contexts as text; MD5 profiles also match
+    the MD5 of the pattern itself."""
+    if not keep and not drop:
+        return None
+    keep_re, drop_re = filter_regex(keep), filter_regex(drop)
+    keep_md5, drop_md5 = str(md5_hash(keep)), str(md5_hash(drop))
+    md5 = profile.is_md5
+    total = len(profile.profiles)
+    for context in list(profile.profiles):
+        name = str(context)
+        if (drop_re is not None and (drop_re.search(name) or (md5 and name == drop_md5))) or (
+            keep_re is not None and not (keep_re.search(name) or (md5 and name == keep_md5))
+        ):
+            del profile.profiles[context]
+    return FilterNote(total - len(profile.profiles), total)
+
+
 def _message(exc: ProfdataError) -> str:
     """The text after ``warning: FILE: `` (LLVM's error-code message)."""
     headline = exc.headline()
@@ -245,6 +275,7 @@ class SampleOutputOptions:
     use_md5: bool = False
     gen_partial_profile: bool = False
     split_layout: bool = False  # LLVM 22; with --text it marks flat profiles " !Flat"
+    size_limit: int = 0  # --output-size-limit: drop the coldest profiles until it fits
 
 
 def writer_warnings(
@@ -254,6 +285,8 @@ def writer_warnings(
     if output_format == "extbinary":
         return []
     warnings: list[str] = []
+    if opts.split_layout and output_format == "binary":
+        warnings.append("-split-layout is ignored. Specify -extbinary to enable it")
     if profile.symbol_list:
         warnings.append(SYMBOL_LIST_LOST)
     if opts.compress_all_sections:
@@ -281,14 +314,73 @@ def encode_sample(
     output: str = "-",
     release: Release | None = None,
 ) -> bytes:
-    """The bytes of ``profile`` in ``text`` or ``binary`` (ext-binary: not yet here)."""
+    """The bytes of ``profile`` in ``output_format``; ``writeWithSizeLimit`` with a limit.
+
+    With ``size_limit`` the profile is written, and while it is too big, the
+    coldest profiles (``sortFuncProfiles`` order, from the end) are dropped,
+    ``round(n * (limit/size)**2)`` kept, at least one dropped per round, as
+    ``DefaultFunctionPruningStrategy`` does; the map order of the remaining
+    profiles is the original one (erasing keeps an unordered_map's order).
+    """
     options = opts or SampleOutputOptions()
+    rel = release or default_release()
     check_writable(output_format, profile, output)
+    limit = options.size_limit
+    if not limit:
+        return _encode_once(profile, output_format, options, rel, None)
+    md5_frames = rel.sample_cs_hash_md5_frames
+    order = profile_map_order(profile, md5_frames, profile.is_md5 and rel.sample_md5_function_ids)
+    current = replace(profile, profiles=dict(profile.profiles))
+    coldest_last = [fs.context for fs in profile.sorted_profiles()]
+    while True:
+        kept = [fs for fs in order if fs.context in current.profiles]
+        data = _encode_once(current, output_format, options, rel, kept)
+        if len(data) <= limit:
+            return data
+        count = len(current.profiles)
+        ratio = limit / len(data)
+        new_size = math.floor(count * ratio * ratio + 0.5)
+        remove = max(count - new_size, 1)
+        for context in coldest_last[len(coldest_last) - remove :]:
+            del current.profiles[context]
+        del coldest_last[len(coldest_last) - remove :]
+        if not current.profiles:
+            raise WriteError(TOO_LARGE)
+
+
+def _encode_once(
+    profile: SampleProfile,
+    output_format: str,
+    options: SampleOutputOptions,
+    rel: Release,
+    map_order: list[FunctionSamples] | None,
+) -> bytes:
+    if profile.is_md5 and not rel.sample_md5_function_ids:
+        profile = replace(profile, is_md5=False)  # MD5 names were plain strings then
     if output_format == "text":
         return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
+    skip = rel.sample_summary_skips_duplicated_into_base
     if output_format == "binary":
-        skip = release.sample_summary_skips_duplicated_into_base if release else True
-        return sample_binary.write(profile, skip_duplicated_into_base=skip)
+        md5_ids = profile.is_md5 and rel.sample_md5_function_ids
+        return sample_binary.write(profile, skip_duplicated_into_base=skip, md5_names=md5_ids)
+    if output_format == "extbinary":
+        ext = sample_extbinary_write.ExtBinaryWriteOptions(
+            compress_all_sections=options.compress_all_sections,
+            use_md5=options.use_md5,
+            partial=options.gen_partial_profile,
+            split_layout=options.split_layout,
+            skip_duplicated_into_base=skip,
+            md5_frames=rel.sample_cs_hash_md5_frames,
+            md5_function_ids=rel.sample_md5_function_ids,
+        )
+        return sample_extbinary_write.write(profile, ext, map_order)
+    if output_format == "compbinary":
+        try:
+            from profdata.formats.sample_compact import write as write_compact
+        except ImportError:  # the compact binary module is another part of issue 5
+            pass
+        else:
+            return write_compact(profile, rel)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
 
 

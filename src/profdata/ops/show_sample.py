@@ -12,7 +12,7 @@ order of the reader's ``std::unordered_map``.  ``--counts`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from profdata.errors import UsageError
 from profdata.formats.sample_registry import SampleFormat, detect, map_file, read_sample_bytes
@@ -69,7 +69,7 @@ def show_sample_bytes(
         fmt: SampleFormat = detect(view, release, path)
         if fmt.section_info is None:
             return SampleShowOutput(warnings=[SEC_INFO_WARNING])
-        return SampleShowOutput(text=fmt.section_info(view, path))
+        return SampleShowOutput(text=fmt.section_info(view, path, release))
     profile = read_sample_bytes(view, path, release)
     return show_sample(profile, options, release)
 
@@ -86,6 +86,9 @@ def show_sample(
     result = SampleShowOutput()
     out: list[str] = []
     as_json = options.show_format == "json"
+    named = profile
+    if profile.is_md5 and not release.sample_md5_function_ids:
+        profile = replace(profile, is_md5=False)  # MD5 names sorted and hashed as strings
     if options.all_functions or not options.function:
         if as_json:
             out.append(dump_json(profile))
@@ -96,7 +99,7 @@ def show_sample(
     else:
         if as_json:
             raise UsageError(JSON_NEEDS_ALL)
-        out.append(_dump_named(profile, options.function, release))
+        out.append(_dump_named(named, options.function, release))
     if options.show_prof_sym_list:
         if profile.symbol_list is None:
             result.warnings.append(NO_SYMBOL_LIST_WARNING)

@@ -12,6 +12,11 @@ command:
 * ``binary``     ``merge --sample --binary`` (stdout holds the file's bytes, hex)
 * ``binary-text`` ``merge --sample --text`` of that binary file (the binary reader)
 * ``show-<case>`` ``show --sample`` with the options of ``SHOW_CASES``
+* ``extbin-<case>`` ``merge --sample --extbinary`` with the options of ``EXTBIN_CASES``
+  (stdout holds the file's bytes, hex); for each written file ``extbin-<case>-sec``
+  (``show --sample --show-sec-info-only``), and for some ``extbin-<case>-text``
+  (``merge --sample --text`` of it), ``extbin-<case>-show`` (``show --sample``) and
+  ``extbin-<case>-remerge`` (``merge --sample --extbinary`` of it, hex)
 
 Inputs: ``corpus-*`` are the shared corpus's sample inputs, ``llvm-*`` LLVM's
 own test inputs, ``edge-*`` edge cases written for these tests.  Nothing here
@@ -57,6 +62,25 @@ MERGE_CASES: dict[str, tuple[list[str], tuple[int, ...]]] = {
 }
 
 
+#: merge --sample --extbinary cases: name -> (options, releases that have them)
+EXTBIN_CASES: dict[str, tuple[list[str], tuple[int, ...]]] = {
+    "default": ([], RELEASES),
+    "compress": (["--compress-all-sections"], RELEASES),
+    "md5": (["--use-md5"], RELEASES),
+    "partial": (["--gen-partial-profile"], RELEASES),
+    "symlist": (["--prof-sym-list=inputs/symlist.list"], RELEASES),
+    "all": (
+        ["--use-md5", "--compress-all-sections", "--gen-partial-profile",
+         "--prof-sym-list=inputs/symlist.list"],
+        RELEASES,
+    ),
+    "split": (["--split-layout"], (22,)),
+    "split-all": (["--split-layout", "--compress-all-sections", "--use-md5"], (22,)),
+}  # fmt: skip
+#: written files that are also read back (text, show, re-merge)
+EXTBIN_READ_BACK = ("default", "md5", "all", "split")
+
+
 def tool(release: int) -> str:
     return f"/usr/lib/llvm-{release}/bin/llvm-profdata"
 
@@ -71,6 +95,41 @@ def text(data: bytes) -> str:
 
 def record(proc: subprocess.CompletedProcess[bytes]) -> dict[str, object]:
     return {"exit": proc.returncode, "stdout": text(proc.stdout), "stderr": text(proc.stderr)}
+
+
+def extbin_cases(
+    release: int,
+    rel_input: str,
+    case: str,
+    options: list[str],
+    scratch: Path,
+    cases: dict[str, object],
+) -> None:
+    """One ``merge --sample --extbinary`` case and the reads of the file it wrote."""
+    out = scratch / f"{case}.extbin"
+    out.unlink(missing_ok=True)
+    made = run(release, ["merge", "--sample", "--extbinary", *options, rel_input, "-o", str(out)])
+    key = f"extbin-{case}"
+    if made.returncode != 0 or not out.exists():
+        cases[key] = record(made)
+        return
+    cases[key] = {"exit": 0, "stdout": out.read_bytes().hex(), "stderr": text(made.stderr)}
+    cases[f"{key}-sec"] = record(
+        run(release, ["show", "--sample", "--show-sec-info-only", str(out)])
+    )
+    if case not in EXTBIN_READ_BACK:
+        return
+    cases[f"{key}-text"] = record(
+        run(release, ["merge", "--sample", "--text", str(out), "-o", "-"])
+    )
+    shown = run(release, ["show", "--sample", "--all-functions", "--counts", str(out)])
+    if shown.returncode in (0, 1):
+        cases[f"{key}-show"] = record(shown)
+    again = scratch / "again.extbin"
+    again.unlink(missing_ok=True)
+    remade = run(release, ["merge", "--sample", "--extbinary", str(out), "-o", str(again)])
+    if remade.returncode == 0 and again.exists():
+        cases[f"{key}-remerge"] = {"exit": 0, "stdout": again.read_bytes().hex(), "stderr": ""}
 
 
 def main() -> None:
@@ -100,6 +159,9 @@ def main() -> None:
                     )
                 else:
                     cases["binary"] = record(made)
+                for case, (options, releases) in EXTBIN_CASES.items():
+                    if release in releases:
+                        extbin_cases(release, rel_input, case, options, scratch, cases)
                 for case, (options, first) in SHOW_CASES.items():
                     if release < first:
                         continue

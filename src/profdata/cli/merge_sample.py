@@ -1,0 +1,171 @@
+"""``profdata merge --sample``: options, diagnostics and output of a sample merge.
+
+Mirrors ``mergeSampleProfile`` and ``handleExtBinaryWriter`` of
+llvm-profdata: the merge itself is :func:`profdata.ops.merge_sample.merge_samples`;
+here the options become :class:`SampleMergeOptions` / :class:`SampleOutputOptions`,
+per-profile problems are printed as ``FILE: CONTEXT: message``, unreadable
+inputs as ``warning: FILE: message`` (or the error, under
+``--failure-mode=any``), the writer's warnings follow in LLVM's order, and the
+encoded profile is written atomically (or to standard output for ``-o -``).
+Options a release did not have are refused with that release's message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import TYPE_CHECKING
+
+from profdata.atomic import atomic_write_bytes
+from profdata.cli._options import LlvmArgumentParser, llvm_usage_message
+from profdata.errors import CommandLineError, FormatError, UsageError
+from profdata.ops.merge import FailureMode, InputFailure
+from profdata.ops.merge_inputs import collect, read_remapping
+
+if TYPE_CHECKING:  # the sample readers and writers load only when a sample merge runs
+    from profdata.ops.merge_sample import (
+        SampleDiagnostic,
+        SampleMergeOptions,
+        SampleOutputOptions,
+    )
+    from profdata.releases import Release
+
+PROG = "llvm-profdata merge"
+LAYOUTS = ("nest", "flat")
+
+
+def _uint(text: str) -> int:
+    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+    return int(text)
+
+
+def add_arguments(parser: LlvmArgumentParser) -> None:
+    """The sample-only options of ``merge`` (the instr path ignores them, as LLVM does)."""
+    parser.add_argument(
+        "--compbinary", dest="output_format", action="store_const", const="compbinary",
+        help="write the compact binary sample encoding (LLVM 14/16)",
+    )  # fmt: skip
+    parser.add_flag("--use-md5", help="ext-binary: MD5 name table")
+    parser.add_flag("--compress-all-sections", help="ext-binary: compress every section")
+    parser.add_flag("--gen-partial-profile", help="ext-binary: mark the profile as partial")
+    parser.add_flag("--split-layout", help="ext-binary: profiles with/without inlinees apart (22)")
+    parser.add_flag("--drop-profile-symbol-list", help="do not keep the inputs' symbol lists")
+    parser.add_argument("--prof-sym-list", default="", help="file of symbols for the symbol list")
+    parser.add_argument(
+        "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
+        help="convert the merged profile to the nest or flat layout (LLVM 17+)",
+    )  # fmt: skip
+    parser.add_flag("--gen-cs-nested-profile", help="CS profiles: nest the contexts (LLVM 14/16)")
+    parser.add_flag("--sample-merge-cold-context", help="CS: merge cold contexts into base")
+    parser.add_flag("--sample-trim-cold-context", help="CS: drop cold contexts")
+    parser.add_argument(
+        "--sample-frame-depth-for-cold-context", type=_uint, default=1,
+        help="CS: frames kept when merging cold contexts",
+    )  # fmt: skip
+    parser.add_argument(
+        "--output-size-limit", type=_uint, default=None,
+        help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
+    )  # fmt: skip
+
+
+def _unknown(option: str, rel: Release) -> UsageError:
+    """``cl::opt``'s complaint, printed bare (no ``error:``) in the release's words."""
+    tool = PROG if rel.cl_errors_name_subcommand else "llvm-profdata"
+    return CommandLineError(llvm_usage_message(f"unrecognized arguments: {option}", tool))
+
+
+def check_release_options(args: argparse.Namespace) -> None:
+    """Refuse the sample options the selected release's llvm-profdata did not know (with or
+    without ``--sample``: ``cl::opt`` knows no modes)."""
+    rel = args.release
+    if args.output_format == "compbinary" and not rel.sample_merge_compbinary_option:
+        raise _unknown("--compbinary", rel)
+    if args.drop_profile_symbol_list and not rel.sample_merge_drop_symbol_list_option:
+        raise _unknown("--drop-profile-symbol-list", rel)
+    if args.output_size_limit is not None and not rel.sample_merge_output_size_limit_option:
+        raise _unknown(f"--output-size-limit={args.output_size_limit}", rel)
+    if args.split_layout and not rel.sample_merge_split_layout_option:
+        raise _unknown("--split-layout", rel)
+    if rel.sample_merge_convert_layout_option:
+        if args.gen_cs_nested_profile:
+            raise _unknown("--gen-cs-nested-profile", rel)
+    elif args.convert_sample_profile_layout is not None:
+        raise _unknown(f"--convert-sample-profile-layout={args.convert_sample_profile_layout}", rel)
+
+
+def merge_options(args: argparse.Namespace) -> SampleMergeOptions:
+    from profdata.ops.merge_sample import SampleMergeOptions
+
+    layout = args.convert_sample_profile_layout or ("nest" if args.gen_cs_nested_profile else "")
+    return SampleMergeOptions(
+        release=args.release,
+        failure_mode=FailureMode(args.failure_mode),
+        remapping=read_remapping(args.remapping_file) if args.remapping_file else {},
+        drop_profile_symbol_list=args.drop_profile_symbol_list,
+        prof_sym_list=args.prof_sym_list or None,
+        merge_cold_context=args.sample_merge_cold_context,
+        trim_cold_context=args.sample_trim_cold_context,
+        cold_context_frame_depth=args.sample_frame_depth_for_cold_context,
+        profile_layout=layout,
+    )
+
+
+def output_options(args: argparse.Namespace) -> SampleOutputOptions:
+    from profdata.ops.merge_sample import SampleOutputOptions
+
+    return SampleOutputOptions(
+        compress_all_sections=args.compress_all_sections,
+        use_md5=args.use_md5,
+        gen_partial_profile=args.gen_partial_profile,
+        split_layout=args.split_layout,
+        size_limit=args.output_size_limit or 0,
+    )
+
+
+def print_diagnostic(diagnostic: SampleDiagnostic) -> None:
+    """One merge diagnostic as llvm-profdata prints it (plus our located detail)."""
+    err = sys.stderr
+    if isinstance(diagnostic, InputFailure):
+        err.write(f"warning: {diagnostic.path}: {diagnostic.message}\n")
+        if isinstance(diagnostic.error, FormatError):
+            detail = diagnostic.error.locate()
+            if detail:
+                err.write(f"  detail: {detail}\n")
+    else:
+        err.write(diagnostic.text() + "\n")
+    err.flush()
+
+
+def run(args: argparse.Namespace) -> int:
+    from profdata.ops import merge_sample as ops
+
+    inputs = collect(args.inputs, args.weighted_input, args.input_files)
+    if not inputs:
+        raise UsageError(f"no input files specified. See {PROG} -help")
+    if args.dump_input_file_list:
+        sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
+        return 0
+    rel = args.release
+    result = ops.merge_samples(inputs, merge_options(args))
+    for diagnostic in result.diagnostics:
+        print_diagnostic(diagnostic)
+    profile = result.profile
+    note = ops.filter_sample_functions(profile, args.function, args.no_function)
+    if note is not None:
+        sys.stderr.write(
+            f"{note.removed} of {note.total} functions in the original profile are filtered.\n"
+        )
+    output_format = args.output_format or ops.default_output_format(rel)
+    ops.check_writable(output_format, profile, args.output)
+    opts = output_options(args)
+    for warning in ops.writer_warnings(output_format, profile, opts):
+        sys.stderr.write(f"warning: {warning}\n")
+    data = ops.encode_sample(profile, output_format, opts, args.output, rel)
+    if args.output == "-":
+        sys.stdout.flush()
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        atomic_write_bytes(args.output, data)
+    return 0

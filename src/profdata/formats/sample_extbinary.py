@@ -1,0 +1,447 @@
+"""Extensible binary sample profiles, ``SPF_Ext_Binary`` (``sample-binary.md`` §5): reading.
+
+Mirrors ``SampleProfileReaderExtBinary`` as llvm-profdata runs it (no module,
+so every profile is loaded): the section header table is read eagerly, then
+the sections are decoded in table order, skipping empty ones; a compressed
+section is inflated first and must then be consumed exactly, like every
+other.  The FuncOffsetTable only serves on-demand loading and is skipped, as
+are section types LLVM does not know.  Names of an MD5 name table become the
+decimal string of the hash (``SampleProfile.is_md5``).
+
+:func:`section_info` is ``dumpSectionInfo`` (``show --show-sec-info-only``).
+The writer lives in :mod:`profdata.formats.sample_extbinary_write`.
+"""
+
+from __future__ import annotations
+
+import zlib
+from dataclasses import dataclass
+from enum import IntEnum
+
+from profdata.errors import (
+    DecompressionError,
+    MalformedError,
+    SampleMalformedError,
+    SampleTruncatedError,
+    TruncatedError,
+)
+from profdata.formats._binary import ByteReader
+from profdata.formats.sample_binary import (
+    MSG_ILLEGAL_OFFSET,
+    MSG_MALFORMED,
+    MSG_NAME_TABLE,
+    MSG_TRUNCATED,
+    SPF_EXT_BINARY,
+    U32,
+    decode_uleb_prefix,
+    read_body,
+    read_magic,
+    read_name_index,
+    read_name_table,
+    read_number,
+    read_strings,
+    read_summary,
+    sp_magic,
+)
+from profdata.formats.sample_registry import ORDER_EXT_BINARY, SampleFormat, register
+from profdata.model.sample import (
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleContextFrame,
+    SampleProfile,
+)
+from profdata.releases import Release
+
+MSG_UNCOMPRESS = "Uncompress failure"
+SEC_ENTRY_SIZE = 32  # 4 x u64: Type, Flags, Offset, Size
+
+
+class SecType(IntEnum):
+    """``SecType``."""
+
+    INVALID = 0  # SecInValid
+    PROFILE_SUMMARY = 1  # SecProfSummary
+    NAME_TABLE = 2  # SecNameTable
+    PROFILE_SYMBOL_LIST = 3  # SecProfileSymbolList
+    FUNC_OFFSET_TABLE = 4  # SecFuncOffsetTable
+    FUNC_METADATA = 5  # SecFuncMetadata
+    CS_NAME_TABLE = 6  # SecCSNameTable
+    LBR_PROFILE = 32  # SecLBRProfile
+
+
+SEC_NAMES: dict[int, str] = {
+    SecType.INVALID: "InvalidSection",
+    SecType.PROFILE_SUMMARY: "ProfileSummarySection",
+    SecType.NAME_TABLE: "NameTableSection",
+    SecType.PROFILE_SYMBOL_LIST: "ProfileSymbolListSection",
+    SecType.FUNC_OFFSET_TABLE: "FuncOffsetTableSection",
+    SecType.FUNC_METADATA: "FunctionMetadata",
+    SecType.CS_NAME_TABLE: "CSNameTableSection",
+    SecType.LBR_PROFILE: "LBRProfileSection",
+}
+
+# Common flags are the low 32 bits; a section's own flags are shifted into the high 32.
+FLAG_COMPRESS = 1  # SecCommonFlags::SecFlagCompress
+FLAG_FLAT = 2  # SecCommonFlags::SecFlagFlat
+FLAG_MD5_NAME = 1 << 32  # SecNameTableFlags::SecFlagMD5Name
+FLAG_FIXED_LENGTH_MD5 = 2 << 32  # SecNameTableFlags::SecFlagFixedLengthMD5
+FLAG_UNIQ_SUFFIX = 4 << 32  # SecNameTableFlags::SecFlagUniqSuffix
+FLAG_PARTIAL = 1 << 32  # SecProfSummaryFlags::SecFlagPartial
+FLAG_FULL_CONTEXT = 2 << 32  # SecProfSummaryFlags::SecFlagFullContext
+FLAG_FS_DISCRIMINATOR = 4 << 32  # SecProfSummaryFlags::SecFlagFSDiscriminator
+FLAG_IS_PREINLINED = 16 << 32  # SecProfSummaryFlags::SecFlagIsPreInlined
+FLAG_HAS_VTABLE_TYPE_PROF = 32 << 32  # SecProfSummaryFlags::SecFlagHasVTableTypeProf
+FLAG_PROBE_BASED = 1 << 32  # SecFuncMetadataFlags::SecFlagIsProbeBased
+FLAG_HAS_ATTRIBUTE = 2 << 32  # SecFuncMetadataFlags::SecFlagHasAttribute
+FLAG_ORDERED = 1 << 32  # SecFuncOffsetFlags::SecFlagOrdered
+
+
+@dataclass(frozen=True)
+class SecHdrTableEntry:
+    """One entry of the section header table (``SecHdrTableEntry``)."""
+
+    type: int
+    flags: int
+    offset: int
+    size: int
+    table_at: int = 0  # where the entry sits in the file (for error locations)
+
+    def has(self, flag: int) -> bool:
+        return bool(self.flags & flag)
+
+
+def sniff(data: bytes | memoryview) -> bool:
+    """``SampleProfileReaderExtBinary::hasFormat``."""
+    return decode_uleb_prefix(data) == sp_magic(SPF_EXT_BINARY)
+
+
+def read_section_table(cur: ByteReader) -> list[SecHdrTableEntry]:
+    """``readHeader``: magic, version, then ``readSecHdrTable`` (u64 LE count and entries)."""
+    read_magic(cur, SPF_EXT_BINARY)
+    at = cur.pos
+    if cur.remaining < 8:
+        _truncated(cur, "num_sections", 8, at)
+    count = cur.u64("num_sections")
+    if count > cur.remaining // SEC_ENTRY_SIZE:
+        _truncated(cur, "section_header_table", count * SEC_ENTRY_SIZE, cur.pos)
+    table: list[SecHdrTableEntry] = []
+    for _ in range(count):
+        at = cur.pos
+        kind, flags, offset, size = cur.words(4, "section_header")
+        table.append(SecHdrTableEntry(kind, flags, offset, size, table_at=at))
+    return table
+
+
+def _truncated(cur: ByteReader, field: str, wanted: int, at: int) -> None:
+    cur.fail(
+        SampleTruncatedError, f"{field} runs past the end of the file", field=field, at=at,
+        expected=f"{wanted} bytes", found=f"{max(cur.end - at, 0)} bytes left",
+        llvm_message=MSG_TRUNCATED,
+    )  # fmt: skip
+
+
+class _Reader:
+    """The state ``SampleProfileReaderExtBinaryBase`` keeps while decoding sections."""
+
+    def __init__(self, data: memoryview, path: str | None, release: Release) -> None:
+        self.data = data
+        self.path = path
+        self.release = release
+        self.names: list[str] = []
+        self.contexts: list[SampleContext] = []
+        self.profile = SampleProfile(format="extbinary")
+        self.has_vtables = False
+
+    # -- sections ------------------------------------------------------------
+    def section(self, entry: SecHdrTableEntry) -> None:
+        """``readOneSection`` for one table entry, then the exact-consumption check."""
+        file_cur = ByteReader(self.data, path=self.path)
+        if entry.offset > len(self.data) or entry.size > len(self.data) - entry.offset:
+            # LLVM reads past its buffer here and then finds the section inconsistent.
+            file_cur.fail(
+                MalformedError,
+                f"{SEC_NAMES.get(entry.type, 'UnknownSection')} lies beyond the end of the file",
+                field="section_offset", at=entry.table_at + 16,
+                expected=f"offset + size <= {len(self.data)}",
+                found=f"{entry.offset} + {entry.size}", llvm_message=MSG_MALFORMED,
+            )  # fmt: skip
+        cur = ByteReader(self.data, path=self.path, pos=entry.offset, end=entry.offset + entry.size)
+        if entry.has(FLAG_COMPRESS):
+            cur = self.decompress(cur)
+        start = cur.pos
+        self.decode(cur, entry)
+        if cur.pos != cur.end:  # an error code, not a diagnostic: --failure-mode=all skips it
+            cur.fail(
+                MalformedError,
+                f"{SEC_NAMES.get(entry.type, 'UnknownSection')} was not consumed exactly",
+                field="section_size", expected=f"{cur.end - start} bytes",
+                found=f"{cur.pos - start} bytes read", llvm_message=MSG_MALFORMED,
+            )  # fmt: skip
+
+    def decompress(self, cur: ByteReader) -> ByteReader:
+        """``decompressSection``: ULEB sizes, then a zlib stream inflated to that size."""
+        section_start = cur.pos
+        size = read_number(cur, "uncompressed_size")
+        at = cur.pos
+        compressed_size = read_number(cur, "compressed_size")
+        if compressed_size > cur.remaining:
+            cur.fail(
+                DecompressionError, "the compressed data runs past the section",
+                field="compressed_size", at=at, expected=f"<= {cur.remaining}",
+                found=str(compressed_size), llvm_message=MSG_UNCOMPRESS,
+            )  # fmt: skip
+        blob = cur.raw(compressed_size, "compressed_data")
+        try:
+            inflater = zlib.decompressobj()
+            out = inflater.decompress(blob, size) if size else inflater.decompress(blob)
+        except zlib.error as exc:
+            cur.fail(
+                DecompressionError, f"zlib: {exc}", field="compressed_data",
+                at=at, llvm_message=MSG_UNCOMPRESS,
+            )  # fmt: skip
+        if len(out) != size or not inflater.eof or inflater.unconsumed_tail:
+            cur.fail(
+                DecompressionError, "the zlib stream does not inflate to the stated size",
+                field="uncompressed_size", at=section_start, expected=str(size),
+                found=f"{len(out)} bytes" + ("" if inflater.eof else " (stream incomplete)"),
+                llvm_message=MSG_UNCOMPRESS,
+            )  # fmt: skip
+        # The consumption check then applies to the inflated bytes, as in LLVM.
+        return ByteReader(out, path=self.path, base=cur.base)
+
+    def decode(self, cur: ByteReader, entry: SecHdrTableEntry) -> None:
+        profile = self.profile
+        kind = entry.type
+        if kind == SecType.PROFILE_SUMMARY:
+            profile.summary = read_summary(cur)
+            profile.is_partial = entry.has(FLAG_PARTIAL)
+            profile.is_cs = profile.is_cs or entry.has(FLAG_FULL_CONTEXT)
+            # LLVM 14's flag 16 (IsCSNested) never reached the writer's global state.
+            nested = entry.has(FLAG_IS_PREINLINED) and self.release.sample_preinlined_flag
+            profile.is_preinlined = profile.is_preinlined or nested
+            profile.is_fs = profile.is_fs or entry.has(FLAG_FS_DISCRIMINATOR)
+            self.has_vtables = entry.has(FLAG_HAS_VTABLE_TYPE_PROF)
+        elif kind == SecType.NAME_TABLE:
+            md5 = entry.has(FLAG_MD5_NAME)
+            profile.is_md5 = profile.is_md5 or md5
+            self.names = self.name_table(cur, md5, entry.has(FLAG_FIXED_LENGTH_MD5))
+        elif kind == SecType.CS_NAME_TABLE:
+            self.contexts = self.cs_name_table(cur)
+        elif kind == SecType.LBR_PROFILE:
+            while cur.pos < cur.end:
+                self.function_profile(cur)
+        elif kind == SecType.FUNC_METADATA:
+            probe = entry.has(FLAG_PROBE_BASED)
+            profile.is_probe_based = probe
+            attributes = entry.has(FLAG_HAS_ATTRIBUTE)
+            while cur.pos < cur.end:
+                context = self.context_from_table(cur)
+                self.metadata(cur, profile.profiles.get(context), probe, attributes)
+        elif kind == SecType.PROFILE_SYMBOL_LIST:
+            self.symbol_list(cur)
+        else:  # FuncOffsetTable (on-demand loading only) and unknown sections
+            cur.pos = cur.end
+
+    def name_table(self, cur: ByteReader, md5: bool, fixed_length: bool) -> list[str]:
+        """``readNameTableSec``: strings, ULEB MD5 values, or u64 LE MD5 values."""
+        if not md5 and not fixed_length:
+            return read_name_table(cur)
+        at = cur.pos
+        size = read_number(cur, "num_names")
+        if fixed_length:
+            if size > cur.remaining // 8:
+                cur.fail(
+                    SampleTruncatedError, "the MD5 name table has fewer hashes than it promises",
+                    field="num_names", at=at, expected=f"<= {cur.remaining // 8}",
+                    found=str(size), llvm_message=MSG_TRUNCATED,
+                )  # fmt: skip
+            return [str(h) for h in cur.array("<u8", size, "md5_name").tolist()]
+        if size > cur.remaining:
+            cur.fail(
+                SampleTruncatedError, "the MD5 name table promises more hashes than bytes remain",
+                field="num_names", at=at, expected=f"<= {cur.remaining}", found=str(size),
+                llvm_message=MSG_TRUNCATED,
+            )  # fmt: skip
+        return [str(read_number(cur, "md5_name")) for _ in range(size)]
+
+    def cs_name_table(self, cur: ByteReader) -> list[SampleContext]:
+        """``readCSNameTableSec``: contexts of (name index, line offset, discriminator)."""
+        at = cur.pos
+        size = read_number(cur, "num_contexts")
+        if size > cur.remaining:
+            cur.fail(
+                SampleTruncatedError, "the CS name table promises more contexts than bytes remain",
+                field="num_contexts", at=at, expected=f"<= {cur.remaining}", found=str(size),
+                llvm_message=MSG_TRUNCATED,
+            )  # fmt: skip
+        contexts: list[SampleContext] = []
+        for _ in range(size):
+            frames: list[SampleContextFrame] = []
+            for _ in range(read_number(cur, "num_frames", 32)):
+                name = read_name_index(cur, self.names, "frame_name_index")
+                start = cur.pos
+                offset = read_number(cur, "frame_line_offset")
+                if offset > 0xFFFF:
+                    legal = self.release.sample_binary_illegal_offset_error
+                    message = MSG_ILLEGAL_OFFSET if legal else MSG_MALFORMED
+                    cur.fail(
+                        SampleMalformedError, "a frame line offset must fit in 16 bits",
+                        field="frame_line_offset", at=start, expected="<= 65535",
+                        found=str(offset), llvm_message=message,
+                    )  # fmt: skip
+                disc = read_number(cur, "frame_discriminator")
+                frames.append(SampleContextFrame(name, LineLocation(offset, disc)))
+            contexts.append(SampleContext.of_frames(frames))
+        return contexts
+
+    def context_from_table(self, cur: ByteReader) -> SampleContext:
+        """``readSampleContextFromTable``: a CS context index, or a name index."""
+        if not self.profile.is_cs:
+            return SampleContext(read_name_index(cur, self.names, "function_name_index"))
+        at = cur.pos
+        index = read_number(cur, "context_index")
+        if index >= len(self.contexts):
+            cur.fail(
+                TruncatedError, "context_index is past the end of the CS name table",
+                field="context_index", at=at, expected=f"< {len(self.contexts)}",
+                found=str(index), llvm_message=MSG_NAME_TABLE,
+            )  # fmt: skip
+        return self.contexts[index]
+
+    def function_profile(self, cur: ByteReader) -> None:
+        """``readFuncProfile``: head samples, the context, then the body."""
+        head = read_number(cur, "head_samples")
+        context = self.context_from_table(cur)
+        profiles = self.profile.profiles
+        fs = profiles.get(context)
+        if fs is None or not self.release.sample_binary_duplicates_merge:
+            fs = profiles[context] = FunctionSamples(context)
+        fs.add_head_samples(head)
+        trailer = self.vtable_profile if self.has_vtables else None
+        read_body(cur, fs, self.names, self.release, trailer)
+
+    def vtable_profile(self, cur: ByteReader, fs: FunctionSamples) -> None:
+        """``readCallsiteVTableProf`` (LLVM 22, ``HasVTableTypeProf``), after each level."""
+        for _ in range(read_number(cur, "num_vtable_callsites", 32)):
+            start = cur.pos
+            offset = read_number(cur, "vtable_line_offset")
+            if offset > 0xFFFF:
+                cur.fail(
+                    SampleMalformedError, "a line offset must fit in 16 bits",
+                    field="vtable_line_offset", at=start, expected="<= 65535",
+                    found=str(offset), llvm_message=MSG_ILLEGAL_OFFSET,
+                )  # fmt: skip
+            loc = LineLocation(offset, read_number(cur, "vtable_discriminator") & U32)
+            types = fs.type_samples_at(loc)
+            for _ in range(read_number(cur, "num_vtable_types", 32)):
+                name = read_name_index(cur, self.names, "vtable_type_name_index")
+                types[name] = read_number(cur, "vtable_type_count")
+
+    def metadata(
+        self, cur: ByteReader, fs: FunctionSamples | None, probe: bool, attributes: bool
+    ) -> None:
+        """``readFuncMetadata`` of one profile: checksum, attributes, inlinees (non-CS)."""
+        if cur.pos >= cur.end:
+            return
+        if probe:
+            checksum = read_number(cur, "checksum")
+            if fs is not None:
+                fs.function_hash = checksum
+        if attributes:
+            value = read_number(cur, "attributes", 32)
+            if fs is not None:
+                fs.attributes = value
+        if self.profile.is_cs:
+            return
+        for _ in range(read_number(cur, "num_callsites", 32)):
+            offset = read_number(cur, "callsite_line_offset")
+            disc = read_number(cur, "callsite_discriminator")
+            callee = self.context_from_table(cur)
+            inlinee = None
+            if fs is not None:
+                inlinee = fs.callee_at(LineLocation(offset & U32, disc & U32), callee.name)
+            self.metadata(cur, inlinee, probe, attributes)
+
+    def symbol_list(self, cur: ByteReader) -> None:
+        """``ProfileSymbolList::read``: NUL-terminated names filling the section."""
+        blob = bytes(cur.data[cur.pos : cur.end])
+        count = blob.count(b"\0")
+        if not blob.endswith(b"\0"):
+            cur.pos += blob.rfind(b"\0") + 1
+            cur.fail(
+                SampleMalformedError, "the last symbol has no terminating NUL",
+                field="symbol", llvm_message=MSG_MALFORMED,
+            )  # fmt: skip
+        symbols = read_strings(cur, count, "symbol")
+        known = set(self.profile.symbol_list or ())
+        known.update(symbols)
+        self.profile.symbol_list = tuple(known)
+
+
+def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
+    """Read an ``SPF_Ext_Binary`` profile; sections in table order, empty ones skipped."""
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+    table = read_section_table(ByteReader(view, path=path))
+    reader = _Reader(view, path, release)
+    for entry in table:
+        if entry.size:
+            reader.section(entry)
+    return reader.profile
+
+
+def _flags_text(entry: SecHdrTableEntry, release: Release) -> str:
+    """``getSecFlagsStr``."""
+    parts: list[str] = []
+    if entry.has(FLAG_COMPRESS):
+        parts.append("compressed")
+    if entry.has(FLAG_FLAT):
+        parts.append("flat")
+    kind = entry.type
+    if kind == SecType.NAME_TABLE:
+        if entry.has(FLAG_FIXED_LENGTH_MD5):
+            parts.append("fixlenmd5")
+        elif entry.has(FLAG_MD5_NAME):
+            parts.append("md5")
+        if entry.has(FLAG_UNIQ_SUFFIX):
+            parts.append("uniq")
+    elif kind == SecType.PROFILE_SUMMARY:
+        for flag, word in (
+            (FLAG_PARTIAL, "partial"),
+            (FLAG_FULL_CONTEXT, "context"),
+            (
+                FLAG_IS_PREINLINED,
+                "preInlined" if release.sample_preinlined_flag else "context-nested",
+            ),
+            (FLAG_FS_DISCRIMINATOR, "fs-discriminator"),
+        ):
+            if entry.has(flag):
+                parts.append(word)
+    elif kind == SecType.FUNC_OFFSET_TABLE:
+        if entry.has(FLAG_ORDERED):
+            parts.append("ordered")
+    elif kind == SecType.FUNC_METADATA:
+        if entry.has(FLAG_PROBE_BASED):
+            parts.append("probe")
+        if entry.has(FLAG_HAS_ATTRIBUTE):
+            parts.append("attr")
+    return "{" + ",".join(parts) + "}"
+
+
+def section_info(data: memoryview, path: str | None, release: Release) -> str:
+    """``dumpSectionInfo``: one line per table entry, then the header and file sizes."""
+    table = read_section_table(ByteReader(data, path=path))
+    lines = [
+        f"{SEC_NAMES.get(e.type, 'UnknownSection')} - Offset: {e.offset}, Size: {e.size}, "
+        f"Flags: {_flags_text(e, release)}\n"
+        for e in table
+    ]
+    header = table[0].offset if table else 0
+    total = sum(e.size for e in table)
+    lines.append(f"Header Size: {header}\n")
+    lines.append(f"Total Sections Size: {total}\n")
+    lines.append(f"File Size: {len(data)}\n")
+    return "".join(lines)
+
+
+register(SampleFormat("extbinary", ORDER_EXT_BINARY, sniff, read, section_info=section_info))

@@ -1,0 +1,333 @@
+"""Extensible binary sample profiles (``sample-binary.md`` §5): the writer.
+
+Mirrors ``SampleProfileWriterExtBinary``: the header and a section table of
+``-1`` placeholders, then the sections in LLVM's write order (which differs
+from the table order, §5.10), each written into its own buffer so that a
+compressed section is the zlib stream of exactly those bytes and the function
+offsets stay relative to the uncompressed LBR section.  Section flags are
+added when LLVM adds them (the uniq-suffix and ordered flags while the section
+is written), and the table records each entry's flags as they were when the
+section ended, so the bytes match llvm-profdata 14, 16, 19 and 22.
+
+FuncMetadata follows the profile map's iteration order (§5.8), which the
+caller may pass (``map_order``) when it erases profiles from a map it already
+ordered, as ``--output-size-limit`` does.
+"""
+
+from __future__ import annotations
+
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from profdata.formats._binary import ByteWriter
+from profdata.formats.sample_binary import SPF_EXT_BINARY, VERSION, sp_magic, write_summary
+from profdata.formats.sample_extbinary import (
+    FLAG_COMPRESS,
+    FLAG_FIXED_LENGTH_MD5,
+    FLAG_FLAT,
+    FLAG_FS_DISCRIMINATOR,
+    FLAG_FULL_CONTEXT,
+    FLAG_HAS_ATTRIBUTE,
+    FLAG_IS_PREINLINED,
+    FLAG_MD5_NAME,
+    FLAG_ORDERED,
+    FLAG_PARTIAL,
+    FLAG_PROBE_BASED,
+    FLAG_UNIQ_SUFFIX,
+    SecType,
+)
+from profdata.model.names import md5_hash, name_bytes
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleProfile,
+    context_key,
+    name_key,
+)
+from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_summary import summarize_profile
+
+UNIQ_SUFFIX = ".__uniq."  # FunctionSamples::UniqSuffix
+
+#: table order of ``ExtBinaryHdrLayoutTable`` and the order the sections are written in
+DEFAULT_LAYOUT = (
+    SecType.PROFILE_SUMMARY,
+    SecType.NAME_TABLE,
+    SecType.CS_NAME_TABLE,
+    SecType.FUNC_OFFSET_TABLE,
+    SecType.LBR_PROFILE,
+    SecType.PROFILE_SYMBOL_LIST,
+    SecType.FUNC_METADATA,
+)
+DEFAULT_WRITE_ORDER = (0, 1, 2, 4, 5, 3, 6)  # writeDefaultLayout
+SPLIT_LAYOUT = (
+    SecType.PROFILE_SUMMARY,
+    SecType.NAME_TABLE,
+    SecType.FUNC_OFFSET_TABLE,  # profiles with inlinees
+    SecType.LBR_PROFILE,
+    SecType.FUNC_OFFSET_TABLE,  # profiles without inlinees (Flat)
+    SecType.LBR_PROFILE,
+    SecType.PROFILE_SYMBOL_LIST,
+    SecType.FUNC_METADATA,
+)
+SPLIT_WRITE_ORDER = (0, 1, 3, 2, 5, 4, 6, 7)  # writeCtxSplitLayout
+SPLIT_FLAT_SECTIONS = (4, 5)
+
+
+@dataclass(frozen=True)
+class ExtBinaryWriteOptions:
+    """The writer's settings (``handleExtBinaryWriter``'s setters) and release behaviour."""
+
+    compress_all_sections: bool = False  # setToCompressAllSections
+    use_md5: bool = False  # setUseMD5: MD5Name | FixedLengthMD5
+    partial: bool = False  # setPartialProfile
+    split_layout: bool = False  # setUseCtxSplitLayout (LLVM 20+)
+    skip_duplicated_into_base: bool = True  # the summary as 16+ computes it
+    md5_frames: bool = True  # how the profile map hashes CS contexts (14/16: False)
+    md5_function_ids: bool = True  # MD5 names are hash values, not strings (14/16: False)
+
+
+class _Writer:
+    def __init__(self, profile: SampleProfile, options: ExtBinaryWriteOptions) -> None:
+        self.profile = profile
+        self.options = options
+        self.md5 = profile.is_md5 and options.md5_function_ids
+        self.layout = SPLIT_LAYOUT if options.split_layout else DEFAULT_LAYOUT
+        self.flags = [0] * len(self.layout)
+        if options.compress_all_sections:
+            self.flags = [FLAG_COMPRESS] * len(self.layout)
+        if options.use_md5:
+            self.add_flag(SecType.NAME_TABLE, FLAG_MD5_NAME | FLAG_FIXED_LENGTH_MD5)
+        if options.partial:
+            self.add_flag(SecType.PROFILE_SUMMARY, FLAG_PARTIAL)
+        self.name_index: dict[str, int] = {}
+        self.context_index: dict[SampleContext, int] = {}
+        self.func_offsets: list[tuple[SampleContext, int]] = []
+
+    def add_flag(self, kind: SecType, flag: int) -> None:
+        """``addSectionFlag(Type, Flag)``: every entry of that type."""
+        for i, entry_type in enumerate(self.layout):
+            if entry_type == kind:
+                self.flags[i] |= flag
+
+    # -- names ---------------------------------------------------------------
+    def collect_names(self) -> None:
+        """``addContext``/``addNames`` over the map, then ``stablizeNameTable``."""
+        names: set[str] = set()
+        contexts: set[SampleContext] = set()
+
+        def add_names(fs: FunctionSamples) -> None:
+            for record in fs.body_samples.values():
+                names.update(record.call_targets)
+            for callees in fs.callsite_samples.values():
+                for callee in callees.values():
+                    names.add(callee.name)
+                    add_names(callee)
+
+        for fs in self.profile.profiles.values():
+            context = fs.context
+            if context.frames:
+                names.update(frame.function for frame in context.frames)
+                contexts.add(context)
+            else:
+                names.add(context.name)
+            add_names(fs)
+        md5 = self.md5
+        ordered = sorted(names, key=lambda n: name_key(n, md5))
+        self.name_index = {name: i for i, name in enumerate(ordered)}
+        cs_ordered = sorted(contexts, key=lambda c: context_key(c, md5))
+        # Indexes are assigned by writeCSNameTableSection, which the split layout never
+        # runs: there every context is written as index 0, as LLVM does.
+        numbered = not self.options.split_layout
+        self.context_index = {c: i if numbered else 0 for i, c in enumerate(cs_ordered)}
+
+    def context_idx(self, out: ByteWriter, context: SampleContext) -> None:
+        """``writeContextIdx``: a CS name table index for contexts, else a name index."""
+        if context.frames:
+            out.uleb128(self.context_index[context])
+        else:
+            out.uleb128(self.name_index[context.name])
+
+    def name_table(self, out: ByteWriter) -> None:
+        """``writeNameTableSection``: strings (uniq flag if any has the suffix) or MD5s."""
+        names = list(self.name_index)
+        out.uleb128(len(names))
+        if self.options.use_md5:
+            md5 = self.md5
+            for name in names:
+                value = int(name) if md5 and name.isdigit() else md5_hash(name)
+                out.u64(value)
+            return
+        if any(UNIQ_SUFFIX in name for name in names):
+            self.add_flag(SecType.NAME_TABLE, FLAG_UNIQ_SUFFIX)
+        for name in names:
+            out.bytes(name_bytes(name))
+            out.u8(0)
+
+    def cs_name_table(self, out: ByteWriter) -> None:
+        """``writeCSNameTableSection``: the sorted contexts, frames with their locations."""
+        out.uleb128(len(self.context_index))
+        for context in self.context_index:
+            out.uleb128(len(context.frames))
+            for frame in context.frames:
+                out.uleb128(self.name_index[frame.function])
+                out.uleb128(frame.location.line_offset)
+                out.uleb128(frame.location.discriminator)
+
+    # -- profiles ------------------------------------------------------------
+    def body(self, out: ByteWriter, fs: FunctionSamples) -> None:
+        """``writeBody``: the context, samples, body records, then inlinees."""
+        uleb = out.uleb128
+        index = self.name_index
+        md5 = self.md5
+        self.context_idx(out, fs.context)
+        uleb(fs.total_samples)
+        uleb(len(fs.body_samples))
+        for loc, record in fs.sorted_body():
+            uleb(loc.line_offset)
+            uleb(loc.discriminator)
+            uleb(record.samples)
+            uleb(len(record.call_targets))
+            for target, count in record.sorted_call_targets(md5):
+                uleb(index[target])
+                uleb(count)
+        callsites = fs.sorted_callsites(md5)
+        uleb(len(callsites))
+        for loc, callee in callsites:
+            uleb(loc.line_offset)
+            uleb(loc.discriminator)
+            self.body(out, callee)
+
+    def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
+        """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
+        md5 = self.md5
+        ordered = sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
+        for fs in ordered:
+            self.func_offsets.append((fs.context, len(out)))
+            out.uleb128(fs.head_samples)
+            self.body(out, fs)
+
+    def func_offset_table(self, out: ByteWriter) -> None:
+        """``writeFuncOffsetTable``: write order, or context order (and Ordered) for CS."""
+        entries = self.func_offsets
+        if self.profile.is_cs:
+            md5 = self.md5
+            entries = sorted(entries, key=lambda e: context_key(e[0], md5))
+            self.add_flag(SecType.FUNC_OFFSET_TABLE, FLAG_ORDERED)
+        out.uleb128(len(entries))
+        for context, offset in entries:
+            self.context_idx(out, context)
+            out.uleb128(offset)
+        self.func_offsets = []
+
+    def metadata(self, out: ByteWriter, fs: FunctionSamples) -> None:
+        """``writeFuncMetadata`` of one profile (inlinees recursively unless CS)."""
+        profile = self.profile
+        self.context_idx(out, fs.context)
+        if profile.is_probe_based:
+            out.uleb128(fs.function_hash)
+        if profile.is_cs or profile.is_preinlined:
+            out.uleb128(fs.attributes)
+        if not profile.is_cs:
+            callsites = fs.sorted_callsites(self.md5)
+            out.uleb128(len(callsites))
+            for loc, callee in callsites:
+                out.uleb128(loc.line_offset)
+                out.uleb128(loc.discriminator)
+                self.metadata(out, callee)
+
+    # -- sections ------------------------------------------------------------
+    def section(
+        self, index: int, profiles: Sequence[FunctionSamples], map_order: Sequence[FunctionSamples]
+    ) -> bytes:
+        """``writeOneSection``: the flags LLVM sets first, then the section's bytes."""
+        profile = self.profile
+        kind = self.layout[index]
+        if kind == SecType.FUNC_METADATA:
+            if profile.is_probe_based:
+                self.add_flag(kind, FLAG_PROBE_BASED)
+            if profile.is_cs or profile.is_preinlined:
+                self.add_flag(kind, FLAG_HAS_ATTRIBUTE)
+        elif kind == SecType.PROFILE_SUMMARY:
+            if profile.is_cs:
+                self.add_flag(kind, FLAG_FULL_CONTEXT)
+            if profile.is_preinlined:
+                self.add_flag(kind, FLAG_IS_PREINLINED)
+            if profile.is_fs:
+                self.add_flag(kind, FLAG_FS_DISCRIMINATOR)
+        out = ByteWriter()
+        if kind == SecType.PROFILE_SUMMARY:
+            skip = self.options.skip_duplicated_into_base
+            md5_frames = self.options.md5_frames
+            summary = summarize_profile(profile, skip_duplicated=skip, md5_frames=md5_frames)
+            write_summary(out, summary)
+        elif kind == SecType.NAME_TABLE:
+            self.name_table(out)
+        elif kind == SecType.CS_NAME_TABLE:
+            self.cs_name_table(out)
+        elif kind == SecType.LBR_PROFILE:
+            self.lbr_profiles(out, profiles)
+        elif kind == SecType.FUNC_OFFSET_TABLE:
+            self.func_offset_table(out)
+        elif kind == SecType.PROFILE_SYMBOL_LIST:
+            for symbol in sorted(profile.symbol_list or (), key=name_bytes):
+                out.bytes(name_bytes(symbol))
+                out.u8(0)
+        elif kind == SecType.FUNC_METADATA and (
+            profile.is_probe_based or profile.is_cs or profile.is_preinlined
+        ):
+            for fs in map_order:
+                self.metadata(out, fs)
+        data = out.getvalue()
+        if self.flags[index] & FLAG_COMPRESS and data:
+            packed = zlib.compress(data, 9)
+            head = ByteWriter()
+            head.uleb128(len(data))
+            head.uleb128(len(packed))
+            data = head.getvalue() + packed
+        return data
+
+
+def write(
+    profile: SampleProfile,
+    options: ExtBinaryWriteOptions | None = None,
+    map_order: Sequence[FunctionSamples] | None = None,
+) -> bytes:
+    """``SampleProfileWriterExtBinary::write``: header, sections, then the patched table."""
+    opts = options or ExtBinaryWriteOptions()
+    writer = _Writer(profile, opts)
+    writer.collect_names()
+    order = (
+        list(map_order)
+        if map_order is not None
+        else profile_map_order(profile, opts.md5_frames, writer.md5)
+    )
+    everything = list(profile.profiles.values())
+    layout = writer.layout
+    out = ByteWriter()
+    out.uleb128(sp_magic(SPF_EXT_BINARY))
+    out.uleb128(VERSION)
+    out.u64(len(layout))
+    table_at = len(out)
+    out.bytes(b"\xff" * (32 * len(layout)))
+    entries: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * len(layout)
+    if opts.split_layout:
+        nested = [fs for fs in order if fs.callsite_samples]
+        flat = [fs for fs in order if not fs.callsite_samples]
+        sections: list[tuple[int, list[FunctionSamples]]] = [
+            (0, everything), (1, everything), (3, nested), (2, nested),
+            (5, flat), (4, flat), (6, everything), (7, everything),
+        ]  # fmt: skip
+    else:
+        sections = [(i, everything) for i in DEFAULT_WRITE_ORDER]
+    for index, profiles in sections:
+        if opts.split_layout and index in SPLIT_FLAT_SECTIONS:
+            writer.flags[index] |= FLAG_FLAT
+        start = len(out)
+        data = writer.section(index, profiles, order)
+        out.bytes(data)
+        entries[index] = (int(layout[index]), writer.flags[index], start, len(data))
+    for i, entry in enumerate(entries):
+        out.patch_words(table_at + 32 * i, entry)
+    return out.getvalue()

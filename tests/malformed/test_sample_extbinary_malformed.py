@@ -1,0 +1,225 @@
+"""Damaged extensible binary sample profiles: a located FormatError, never a crash.
+
+Inputs are ext-binary files llvm-profdata 22 wrote for the goldens
+(``tests/golden/sample/expected``), cut or patched.  Where llvm-profdata
+itself reads the damaged file without crashing, the compat test checks that
+our first error line is its line.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from profdata.errors import (
+    DecompressionError,
+    FormatError,
+    MalformedError,
+    SampleDiagnosticError,
+    TruncatedError,
+    UnrecognizedFormatError,
+    UnsupportedVersionError,
+)
+from profdata.formats._binary import ByteReader
+from profdata.formats.sample_extbinary import SecType, read_section_table
+from profdata.formats.sample_registry import read_sample_bytes
+from profdata.releases import release
+from tests.conftest import CliResult
+
+GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
+R22 = release(22)
+TABLE_AT = 18  # magic (9), version (1), section count (8)
+
+
+@cache
+def golden(name: str, case: str) -> bytes:
+    results = json.loads((GOLDENS / "l22.json").read_text())
+    return bytes.fromhex(results[name][f"extbin-{case}"]["stdout"])
+
+
+def entry_index(data: bytes, kind: SecType) -> int:
+    table = read_section_table(ByteReader(data))
+    return next(i for i, e in enumerate(table) if e.type == kind and e.size)
+
+
+def patch_entry(data: bytes, index: int, field: int, value: int) -> bytes:
+    """Set word ``field`` (0 type, 1 flags, 2 offset, 3 size) of table entry ``index``."""
+    at = TABLE_AT + 32 * index + 8 * field
+    return data[:at] + struct.pack("<Q", value) + data[at + 8 :]
+
+
+def read(data: bytes) -> None:
+    read_sample_bytes(data, "bad.extbin", R22)
+
+
+@pytest.mark.parametrize(
+    ("name", "case"),
+    [("corpus-inline", "default"), ("corpus-cs", "all"), ("corpus-probe", "compress")],
+)
+def test_every_truncation_is_a_located_format_error(name: str, case: str) -> None:
+    data = golden(name, case)
+    read(data)
+    for cut in range(9):  # the magic itself cut: no sample format claims the bytes
+        with pytest.raises(UnrecognizedFormatError):
+            read(data[:cut])
+    for cut in range(9, len(data)):
+        with pytest.raises(FormatError) as caught:
+            read(data[:cut])
+        assert caught.value.path == "bad.extbin"
+        assert caught.value.location.offset is not None
+
+
+def test_section_beyond_the_end_names_the_table_entry() -> None:
+    data = golden("corpus-inline", "default")
+    index = entry_index(data, SecType.LBR_PROFILE)
+    bad = patch_entry(data, index, 2, len(data) + 100)
+    with pytest.raises(MalformedError) as caught:
+        read(bad)
+    err = caught.value
+    assert not isinstance(err, SampleDiagnosticError)  # --failure-mode=all skips the input
+    assert err.headline() == "bad.extbin: Malformed sample profile data"
+    assert err.location.offset == TABLE_AT + 32 * index + 16
+    assert err.location.field == "section_offset"
+    assert (
+        err.location.found
+        == f"{len(data) + 100} + {read_section_table(ByteReader(data))[index].size}"
+    )
+
+
+def corrupt_stream(data: bytes) -> bytes:
+    """The compressed name table with a byte of its zlib stream flipped."""
+    entry = read_section_table(ByteReader(data))[entry_index(data, SecType.NAME_TABLE)]
+    at = entry.offset + entry.size - 6  # inside the deflate data, before the adler32
+    return data[:at] + bytes([data[at] ^ 0xFF]) + data[at + 1 :]
+
+
+def test_bad_compression_is_an_uncompress_failure() -> None:
+    bad = corrupt_stream(golden("corpus-inline", "compress"))
+    with pytest.raises(DecompressionError) as caught:
+        read(bad)
+    assert caught.value.headline() == "bad.extbin: Uncompress failure"
+    assert caught.value.location.field in ("compressed_data", "uncompressed_size")
+
+
+def longer_name_table(data: bytes) -> bytes:
+    """The name table's size grown by one byte: the section is not consumed exactly."""
+    index = entry_index(data, SecType.NAME_TABLE)
+    size = read_section_table(ByteReader(data))[index].size
+    return patch_entry(data, index, 3, size + 1)
+
+
+def test_section_not_consumed_exactly_is_malformed() -> None:
+    data = golden("corpus-inline", "default")
+    with pytest.raises(MalformedError) as caught:
+        read(longer_name_table(data))
+    err = caught.value
+    assert not isinstance(err, SampleDiagnosticError)
+    assert err.headline() == "bad.extbin: Malformed sample profile data"
+    assert err.location.field == "section_size"
+    entry = read_section_table(ByteReader(data))[entry_index(data, SecType.NAME_TABLE)]
+    assert err.location.offset == entry.offset + entry.size
+    assert (err.location.expected, err.location.found) == (
+        f"{entry.size + 1} bytes",
+        f"{entry.size} bytes read",
+    )
+
+
+def name_index_out_of_range(data: bytes) -> bytes:
+    """The first profile's name index (after its head samples) set past the name table."""
+    entry = read_section_table(ByteReader(data))[entry_index(data, SecType.LBR_PROFILE)]
+    at = entry.offset + 1  # head samples of the first profile fit one byte in this file
+    assert data[at] < 0x80
+    return data[:at] + b"\x7f" + data[at + 1 :]
+
+
+def test_name_index_past_the_table() -> None:
+    data = golden("corpus-inline", "default")
+    with pytest.raises(TruncatedError) as caught:
+        read(name_index_out_of_range(data))
+    err = caught.value
+    assert err.headline() == "bad.extbin: Truncated function name table"
+    assert err.location.field == "function_name_index"
+    assert err.location.found == "127"
+
+
+def test_bad_version() -> None:
+    data = golden("corpus-inline", "default")
+    with pytest.raises(UnsupportedVersionError) as caught:
+        read(data[:9] + b"\x66" + data[10:])
+    assert caught.value.headline() == "bad.extbin: Unsupported sample profile format version"
+    assert caught.value.location.offset == 9
+
+
+def test_unknown_section_is_skipped() -> None:
+    data = golden("corpus-inline", "default")
+    index = entry_index(data, SecType.NAME_TABLE)
+    # a profile whose symbol list entry turned into an unknown type still reads
+    symbols = golden("corpus-inline", "symlist")
+    sym_index = entry_index(symbols, SecType.PROFILE_SYMBOL_LIST)
+    profile = read_sample_bytes(patch_entry(symbols, sym_index, 0, 99), "x", R22)
+    assert profile.symbol_list is None
+    assert index != sym_index
+
+
+def cut_in_sections(data: bytes) -> bytes:
+    return data[:300]
+
+
+DAMAGES: dict[str, Callable[[bytes], bytes]] = {
+    "cut": cut_in_sections,
+    "bad-compression": corrupt_stream,
+    "not-consumed": longer_name_table,
+    "name-index": name_index_out_of_range,
+}
+SOURCES = {
+    "cut": ("corpus-inline", "default"),
+    "bad-compression": ("corpus-inline", "compress"),
+    "not-consumed": ("corpus-inline", "default"),
+    "name-index": ("corpus-inline", "default"),
+}
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_error_line_is_llvm_profdata_s(
+    damage: str, tmp_path: Path, llvm_profdata: Callable[[int], Path]
+) -> None:
+    tool = llvm_profdata(22)
+    bad = tmp_path / "bad.extbin"
+    bad.write_bytes(DAMAGES[damage](golden(*SOURCES[damage])))
+    proc = subprocess.run(
+        [str(tool), "show", "--sample", str(bad)], capture_output=True, timeout=60
+    )
+    assert proc.returncode == 1
+    with pytest.raises(FormatError) as caught:
+        read_sample_bytes(bad.read_bytes(), str(bad), R22)
+    first = proc.stderr.decode().splitlines()[0]
+    assert first == f"error: {caught.value.headline()}"
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("damage", sorted(DAMAGES))
+def test_failure_mode_all_as_llvm_profdata(
+    damage: str,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    """Which damages only skip the input under ``--failure-mode=all`` (error codes) and
+    which stop the merge (LLVM's diagnostics)."""
+    tool = llvm_profdata(22)
+    bad = tmp_path / "bad.extbin"
+    bad.write_bytes(DAMAGES[damage](golden(*SOURCES[damage])))
+    good = str(GOLDENS.parent / "inputs" / "corpus-flat.txt")
+    args = ["merge", "--sample", "--text", "--failure-mode=all", good, str(bad), "-o", "-"]
+    proc = subprocess.run([str(tool), *args], capture_output=True, timeout=60)
+    got = run_profdata(*args)
+    assert got.code == proc.returncode
+    assert got.stdout == proc.stdout
+    assert got.stderr.decode().splitlines()[0] == proc.stderr.decode().splitlines()[0]
