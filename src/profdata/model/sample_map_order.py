@@ -309,10 +309,13 @@ def function_id_hash(name: str, md5_names: bool = False) -> int:
 
 
 def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: bool = False) -> int:
-    """``SampleContext::getHashCode``: MD5 for plain names; for CS contexts the frames
-    combined, each frame as LLVM 19/22 hash it (MD5 based, §5.8) or, with
-    ``md5_frames=False``, as 14/16 do (``hash_combine(name, line, discriminator)``)."""
+    """``SampleContext::getHashCode``: for plain names MD5 (19/22) or, with
+    ``md5_frames=False``, ``hash_value(StringRef)`` as 14/16 hash them; for CS contexts
+    the frames combined, each frame as LLVM 19/22 hash it (MD5 based, §5.8) or as 14/16
+    do (``hash_combine(name, line, discriminator)``)."""
     if not context.frames:
+        if not md5_frames:  # 14/16: FunctionSamples keyed by the name's hash_value
+            return string_hash(name_bytes(context.name))
         return function_id_hash(context.name, md5_names)
     words = []
     for frame in context.frames:
