@@ -101,6 +101,7 @@ def test_generated_indexed_runs_at_the_saturation_edges(
 
 def test_value_outside_the_vocabulary_falls_back(tmp_path: Path) -> None:
     """A call target the first profile did not have: that context merges record by record."""
+
     def calls(targets: list[int]) -> InstrProfile:
         first = _one_function([[(1, 2)]])
         rec = first.records[0]
