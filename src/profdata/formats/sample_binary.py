@@ -31,6 +31,7 @@ from profdata.model.sample import (
     LineLocation,
     SampleContext,
     SampleProfile,
+    SampleRecord,
     context_key,
     name_key,
 )
@@ -221,6 +222,7 @@ def read_body(
     ``trailer`` reads what follows each level (ext-binary vtable type profiles)."""
     fs.add_total_samples(read_number(cur, "total_samples"))
     num_records = read_number(cur, "num_records", 32)
+    body = fs.body_samples
     for _ in range(num_records):
         at = cur.pos
         offset = read_number(cur, "line_offset")
@@ -235,6 +237,16 @@ def read_body(
         samples = read_number(cur, "samples")
         num_calls = read_number(cur, "num_call_targets", 32)
         loc = LineLocation(offset, disc)
+        if loc not in body:
+            targets: dict[str, int] = {}
+            for _ in range(num_calls):
+                target = read_name_index(cur, names, "call_target_name_index")
+                count = read_number(cur, "call_target_samples")
+                if target in targets:
+                    count = min(U64, targets[target] + count)
+                targets[target] = count
+            body[loc] = SampleRecord(samples, targets)
+            continue
         for _ in range(num_calls):
             target = read_name_index(cur, names, "call_target_name_index")
             fs.add_called_target_samples(loc, target, read_number(cur, "call_target_samples"))

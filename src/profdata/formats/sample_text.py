@@ -36,6 +36,7 @@ from profdata.model.sample import (
     SampleContextFrame,
     SampleError,
     SampleProfile,
+    SampleRecord,
     name_key,
 )
 from profdata.model.sample_summary import summarize_profile
@@ -358,7 +359,12 @@ class _Reader:
         if any(count >> 64 for count in counts.values()):
             return False
         del stack[depth:]
-        record = stack[-1].record_at(LineLocation(offset, disc))
+        loc = LineLocation(offset, disc)
+        body = stack[-1].body_samples
+        if loc not in body:
+            body[loc] = SampleRecord(samples, {name_str(n): c for n, c in counts.items()})
+            return True
+        record = stack[-1].record_at(loc)
         note = self.note
         for name, count in counts.items():
             note(record.add_called_target(name_str(name), count), index)

@@ -153,10 +153,21 @@ class SampleRecord:
         return result
 
     def merge(self, other: SampleRecord, weight: int = 1) -> SampleError:
-        result = self.add_samples(other.samples, weight)
-        for name, count in other.call_targets.items():
-            result = result.then(self.add_called_target(name, count, weight))
-        return result
+        overflow = False
+        value = self.samples + other.samples * weight
+        if value > U64:
+            value = U64
+            overflow = True
+        self.samples = value
+        if other.call_targets:
+            mine = self.call_targets
+            for name, count in other.call_targets.items():
+                value = mine.get(name, 0) + count * weight
+                if value > U64:
+                    value = U64
+                    overflow = True
+                mine[name] = value
+        return SampleError.COUNTER_OVERFLOW if overflow else SampleError.SUCCESS
 
     def sorted_call_targets(self, md5: bool = False) -> list[tuple[str, int]]:
         """``SortCallTargets``: count descending, then name ascending."""
@@ -255,8 +266,14 @@ class FunctionSamples:
             return SampleError.HASH_MISMATCH
         result = self.add_total_samples(other.total_samples, weight)
         result = result.then(self.add_head_samples(other.head_samples, weight))
+        body = self.body_samples
         for loc, record in other.body_samples.items():
-            result = result.then(self.record_at(loc).merge(record, weight))
+            into = body.get(loc)
+            if into is None:
+                into = body[loc] = SampleRecord()
+            step = into.merge(record, weight)
+            if step is not SampleError.SUCCESS and result is SampleError.SUCCESS:
+                result = step
         for loc, callees in other.callsite_samples.items():
             mine = self.function_samples_at(loc)
             for callee_name, callee in callees.items():
