@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 
@@ -28,12 +29,12 @@ def code_blocks(language: str, section: str | None = None) -> list[str]:
     return re.findall(rf"^```{language}\n(.*?)^```$", text, re.S | re.M)
 
 
-def quick_start() -> tuple[list[str], list[str]]:
-    """The two quick-start commands, each split at ``&&`` into (install, run)."""
+def quick_start() -> tuple[list[list[str]], list[str]]:
+    """The two quick-start blocks: the commands after the install, and the test command."""
     blocks = [b.strip() for b in code_blocks("sh", "Quick start")]
     assert len(blocks) == 2, blocks
-    show, tests = (shlex.split(b.partition("&&")[2]) for b in blocks)
-    return show, tests
+    steps = [shlex.split(step) for step in blocks[0].split("&&")[1:]]
+    return steps, shlex.split(blocks[1].partition("&&")[2])
 
 
 def test_quick_start_example_is_the_golden_profile() -> None:
@@ -44,12 +45,29 @@ def test_quick_start_example_is_the_golden_profile() -> None:
     ).read_bytes()
 
 
-def test_quick_start_show_prints_what_llvm_profdata_printed(
-    run_profdata: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch
+def test_quick_start_merges_what_llvm_profdata_wrote_and_shows_it(
+    run_profdata: Callable[..., CliResult], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    show, _ = quick_start()
-    assert show[:2] == ["profdata", "show"]
-    monkeypatch.chdir(REPO)
+    """merge writes llvm-profdata 22's bytes, cmp compares exactly those, show prints them."""
+    merge, compare, show = quick_start()[0]
+    assert (
+        merge[:2] == ["profdata", "merge"]
+        and compare[0] == "cmp"
+        and show[:2]
+        == [
+            "profdata",
+            "show",
+        ]
+    )
+    output = merge[merge.index("-o") + 1]
+    assert compare[1:] == [output, "src/profdata/examples/vp.profdata"]
+    for arg in [*merge[2:], compare[2], *show[2:]]:
+        if arg != output and not arg.startswith("-") and arg != "-o":
+            (tmp_path / arg).parent.mkdir(parents=True, exist_ok=True)
+            (tmp_path / arg).write_bytes((REPO / arg).read_bytes())
+    monkeypatch.chdir(tmp_path)
+    assert run_profdata(*merge[1:]).code == 0
+    assert (tmp_path / compare[1]).read_bytes() == (tmp_path / compare[2]).read_bytes()
     result = run_profdata(*show[1:])
     assert result.code == 0
     assert result.stdout == (EXAMPLE_CASE / "expected" / "show-indexed-counts.stdout").read_bytes()
