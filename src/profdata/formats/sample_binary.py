@@ -186,16 +186,21 @@ def read_summary(cur: ByteReader) -> ProfileSummary:
     )
 
 
-def read_name_table(cur: ByteReader) -> list[str]:
-    """``SampleProfileReaderBinary::readNameTable``: a count, then NUL-terminated names."""
+def read_name_table_size(cur: ByteReader, entries: str) -> int:
+    """The name-table count, refused when even one byte per entry cannot fit."""
     size = read_number(cur, "num_names")
     if size > cur.remaining:
         cur.fail(
-            SampleTruncatedError, "the name table promises more names than bytes remain",
+            SampleTruncatedError, f"the name table promises more {entries} than bytes remain",
             field="num_names", expected=f"<= {cur.remaining}", found=str(size),
             llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
-    return read_strings(cur, size, "name")
+    return size
+
+
+def read_name_table(cur: ByteReader) -> list[str]:
+    """``SampleProfileReaderBinary::readNameTable``: a count, then NUL-terminated names."""
+    return read_strings(cur, read_name_table_size(cur, "names"), "name")
 
 
 def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:
@@ -336,12 +341,26 @@ def write_name_table(out: ByteWriter, names: list[str]) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
 
+BodyHead = Callable[[ByteWriter, FunctionSamples], None]
+
+
 def write_body(
     out: ByteWriter, fs: FunctionSamples, index: dict[str, int], md5: bool = False
 ) -> None:
     """``writeBody``: name index, samples, body records, callees (recursively)."""
+
+    def head(out: ByteWriter, fs: FunctionSamples) -> None:
+        out.uleb128(index[fs.name])
+
+    write_body_with(out, fs, index, md5, head)
+
+
+def write_body_with(
+    out: ByteWriter, fs: FunctionSamples, index: dict[str, int], md5: bool, head: BodyHead
+) -> None:
+    """``writeBody`` behind a caller-chosen head, as ExtBinary names a function by its context."""
     uleb = out.uleb128
-    uleb(index[fs.name])
+    head(out, fs)
     uleb(fs.total_samples)
     uleb(len(fs.body_samples))
     for loc, record in fs.sorted_body():
@@ -357,7 +376,7 @@ def write_body(
     for loc, callee in callsites:
         uleb(loc.line_offset)
         uleb(loc.discriminator)
-        write_body(out, callee, index, md5)
+        write_body_with(out, callee, index, md5, head)
 
 
 def write(

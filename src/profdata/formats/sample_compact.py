@@ -62,13 +62,7 @@ def readable(release: Release) -> bool:
 # -- reading -------------------------------------------------------------------
 def read_md5_name_table(cur: ByteReader) -> list[str]:
     """``SampleProfileReaderCompactBinary::readNameTable``: ULEB hashes, kept as decimal text."""
-    size = read_number(cur, "num_names")
-    if size > cur.remaining:
-        cur.fail(
-            SampleTruncatedError, "the name table promises more hashes than bytes remain",
-            field="num_names", expected=f"<= {cur.remaining}", found=str(size),
-            llvm_message=MSG_TRUNCATED,
-        )  # fmt: skip
+    size = read_name_table_size(cur, "hashes")
     return [str(read_number(cur, "name_md5")) for _ in range(size)]
 
 

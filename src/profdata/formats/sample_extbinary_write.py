@@ -21,7 +21,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from profdata.formats._binary import ByteWriter
-from profdata.formats.sample_binary import SPF_EXT_BINARY, VERSION, sp_magic, write_summary
+from profdata.formats.sample_binary import (
+    SPF_EXT_BINARY,
+    VERSION,
+    sp_magic,
+    write_body_with,
+    write_summary,
+)
 from profdata.formats.sample_extbinary import (
     FLAG_COMPRESS,
     FLAG_FIXED_LENGTH_MD5,
@@ -178,26 +184,11 @@ class _Writer:
     # -- profiles ------------------------------------------------------------
     def body(self, out: ByteWriter, fs: FunctionSamples) -> None:
         """``writeBody``: the context, samples, body records, then inlinees."""
-        uleb = out.uleb128
-        index = self.name_index
-        md5 = self.md5
-        self.context_idx(out, fs.context)
-        uleb(fs.total_samples)
-        uleb(len(fs.body_samples))
-        for loc, record in fs.sorted_body():
-            uleb(loc.line_offset)
-            uleb(loc.discriminator)
-            uleb(record.samples)
-            uleb(len(record.call_targets))
-            for target, count in record.sorted_call_targets(md5):
-                uleb(index[target])
-                uleb(count)
-        callsites = fs.sorted_callsites(md5)
-        uleb(len(callsites))
-        for loc, callee in callsites:
-            uleb(loc.line_offset)
-            uleb(loc.discriminator)
-            self.body(out, callee)
+
+        def head(out: ByteWriter, fs: FunctionSamples) -> None:
+            self.context_idx(out, fs.context)
+
+        write_body_with(out, fs, self.name_index, self.md5, head)
 
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
