@@ -54,6 +54,15 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         action = self.add_argument(*names, action="store_true", help=help, dest=dest)
         self._bool_options.update(action.option_strings)
 
+    def add_uint(self, *names: str, help: str, default: int | None = None, bits: int = 64) -> None:
+        """A ``cl::opt<unsigned>`` (``bits=32``) or ``cl::opt<uint64_t>`` option.
+
+        ``None`` as the default lets the caller tell an option given from one
+        left out, which the release checks need.
+        """
+        parse = uint32 if bits == 32 else uint64
+        self.add_argument(*names, type=parse, default=default, help=help)
+
     def error(self, message: str) -> NoReturn:
         raise CommandLineError(llvm_usage_message(message, self.tool))
 
@@ -131,9 +140,47 @@ def llvm_usage_message(message: str, tool: str = "llvm-profdata") -> str:
     return f"{tool}: {message}"
 
 
+def unknown_argument(option: str, command: str, subcommand_named: bool) -> CommandLineError:
+    """An option the selected release did not have, refused the way its ``cl`` parser
+    refuses it (printed bare; 16 and older name the subcommand)."""
+    tool = f"llvm-profdata {command}" if subcommand_named else "llvm-profdata"
+    return CommandLineError(llvm_usage_message(f"unrecognized arguments: {option}", tool))
+
+
 def comma_list(text: str) -> list[str]:
     """A ``cl::CommaSeparated`` value."""
     return [part for part in text.split(",") if part]
+
+
+_RADIX_PREFIXES = (("0x", 16), ("0b", 2), ("0o", 8))
+_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+def _unsigned(text: str, bits: int) -> int:
+    """``StringRef::getAsInteger(0)``: ``0x``/``0b``/``0o`` or a leading ``0`` pick the
+    radix (prefixes in any case), then ASCII digits of that radix only."""
+    body, radix = text, 10
+    for prefix, base in _RADIX_PREFIXES:
+        if body[:2].lower() == prefix:
+            body, radix = body[2:], base
+            break
+    else:
+        if len(body) > 1 and body[0] == "0" and body[1] in "0123456789":
+            body, radix = body[1:], 8
+    digits = _DIGITS[:radix]
+    if not body or any(c not in digits for c in body.lower()) or int(body, radix) >= 1 << bits:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+    return int(body, radix)
+
+
+def uint32(text: str) -> int:
+    """A ``cl::opt<unsigned>`` value."""
+    return _unsigned(text, 32)
+
+
+def uint64(text: str) -> int:
+    """A ``cl::opt<uint64_t>`` value (also what ``-j`` takes here)."""
+    return _unsigned(text, 64)
 
 
 def uint_list(text: str) -> list[int]:

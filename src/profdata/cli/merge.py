@@ -22,8 +22,8 @@ import sys
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli import merge_sample, merge_supplement
-from profdata.cli._options import LlvmArgumentParser
-from profdata.errors import FormatError, UsageError
+from profdata.cli._options import LlvmArgumentParser, unknown_argument
+from profdata.errors import CommandLineError, FormatError, UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
@@ -47,13 +47,6 @@ PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
 #: The indexed version ``--write-prev-version`` writes (``IndexedInstrProf::Version11``).
 PREV_INDEXED_VERSION = 11
-
-
-def _uint(text: str) -> int:
-    """A ``cl::opt<unsigned>``/``<uint64_t>`` value."""
-    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-    return int(text)
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
@@ -80,8 +73,8 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
             help=f"write the {fmt} encoding",
         )  # fmt: skip
     parser.add_flag("--sparse", help="drop functions whose counters are all zero")
-    parser.add_argument(
-        "-j", "--num-threads", type=_uint, default=0,
+    parser.add_uint(
+        "-j", "--num-threads", default=0,
         help="LLVM writer contexts to replay (default: LLVM's choice for 2 threads)",
     )  # fmt: skip
     parser.add_argument(
@@ -90,14 +83,14 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--function", default="", help="keep only functions matching regex")
     parser.add_argument("--no-function", default="", help="drop functions matching regex")
-    parser.add_argument(
-        "--temporal-profile-trace-reservoir-size", type=_uint, default=None,
+    parser.add_uint(
+        "--temporal-profile-trace-reservoir-size",
         help="maximum number of stored temporal profile traces (default: 100)",
-    )  # fmt: skip
-    parser.add_argument(
-        "--temporal-profile-max-trace-length", type=_uint, default=None,
+    )
+    parser.add_uint(
+        "--temporal-profile-max-trace-length",
         help="maximum length of one temporal profile trace (default: 10000)",
-    )  # fmt: skip
+    )
     parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
     parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
     parser.add_argument(
@@ -124,21 +117,21 @@ def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
         "--binary-file", default="", metavar="BINARY",
         help="correlate lightweight raw profiles with this unstripped binary (LLVM 18+)",
     )  # fmt: skip
-    parser.add_argument(
-        "--max-debug-info-correlation-warnings", type=_uint, default=None,
+    parser.add_uint(
+        "--max-debug-info-correlation-warnings",
         help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
-    )  # fmt: skip
+    )
 
 
 def _check_correlation_options(args: argparse.Namespace) -> None:
     rel = args.release
     if args.debug_info and not rel.correlate_debug_info:
-        raise _unknown(f"--debug-info={args.debug_info}")
+        raise _unknown(f"--debug-info={args.debug_info}", args)
     if args.binary_file and not rel.merge_binary_file_option:
-        raise _unknown(f"--binary-file={args.binary_file}")
+        raise _unknown(f"--binary-file={args.binary_file}", args)
     limit = args.max_debug_info_correlation_warnings
     if limit is not None and not rel.show_correlation_warnings_option:
-        raise _unknown(f"--max-debug-info-correlation-warnings={limit}")
+        raise _unknown(f"--max-debug-info-correlation-warnings={limit}", args)
 
 
 def _warn(line: str) -> None:
@@ -166,8 +159,8 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
     return lambda path: read_correlated(path, correlation)
 
 
-def _unknown(option: str) -> UsageError:
-    return UsageError(f"{PROG}: Unknown command line argument '{option}'.  Try: '{PROG} --help'")
+def _unknown(option: str, args: argparse.Namespace) -> CommandLineError:
+    return unknown_argument(option, "merge", args.release.cl_errors_name_subcommand)
 
 
 def _check_release_options(args: argparse.Namespace) -> None:
@@ -178,18 +171,24 @@ def _check_release_options(args: argparse.Namespace) -> None:
         raise UsageError(f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!")
     if not rel.merge_function_filters:
         if args.function:
-            raise _unknown(f"--function={args.function}")
+            raise _unknown(f"--function={args.function}", args)
         if args.no_function:
-            raise _unknown(f"--no-function={args.no_function}")
+            raise _unknown(f"--no-function={args.no_function}", args)
     if not rel.merge_temporal_traces:
         if args.temporal_profile_trace_reservoir_size is not None:
-            raise _unknown("--temporal-profile-trace-reservoir-size")
+            raise _unknown(
+                f"--temporal-profile-trace-reservoir-size={args.temporal_profile_trace_reservoir_size}",
+                args,
+            )
         if args.temporal_profile_max_trace_length is not None:
-            raise _unknown("--temporal-profile-max-trace-length")
+            raise _unknown(
+                f"--temporal-profile-max-trace-length={args.temporal_profile_max_trace_length}",
+                args,
+            )
     if args.keep_vtable_symbols and not rel.merge_keep_vtable_symbols:
-        raise _unknown("--keep-vtable-symbols")
+        raise _unknown("--keep-vtable-symbols", args)
     if args.write_prev_version and not rel.merge_write_prev_version:
-        raise _unknown("--write-prev-version")
+        raise _unknown("--write-prev-version", args)
     _check_correlation_options(args)
 
 

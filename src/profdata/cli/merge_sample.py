@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from profdata.atomic import atomic_write_bytes
-from profdata.cli._options import LlvmArgumentParser, llvm_usage_message
+from profdata.cli._options import LlvmArgumentParser, unknown_argument
 from profdata.errors import CommandLineError, FormatError, UsageError
 from profdata.ops.merge import FailureMode, InputFailure
 from profdata.ops.merge_inputs import collect, read_remapping
@@ -32,12 +32,6 @@ if TYPE_CHECKING:  # the sample readers and writers load only when a sample merg
 
 PROG = "llvm-profdata merge"
 LAYOUTS = ("nest", "flat")
-
-
-def _uint(text: str) -> int:
-    if not (text.isascii() and text.isdigit()) or int(text) >= 1 << 64:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-    return int(text)
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
@@ -59,20 +53,19 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--gen-cs-nested-profile", help="CS profiles: nest the contexts (LLVM 14/16)")
     parser.add_flag("--sample-merge-cold-context", help="CS: merge cold contexts into base")
     parser.add_flag("--sample-trim-cold-context", help="CS: drop cold contexts")
-    parser.add_argument(
-        "--sample-frame-depth-for-cold-context", type=_uint, default=1,
+    parser.add_uint(
+        "--sample-frame-depth-for-cold-context",
+        default=1,
         help="CS: frames kept when merging cold contexts",
-    )  # fmt: skip
-    parser.add_argument(
-        "--output-size-limit", type=_uint, default=None,
+    )
+    parser.add_uint(
+        "--output-size-limit",
         help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
-    )  # fmt: skip
+    )
 
 
-def _unknown(option: str, rel: Release) -> UsageError:
-    """``cl::opt``'s complaint, printed bare (no ``error:``) in the release's words."""
-    tool = PROG if rel.cl_errors_name_subcommand else "llvm-profdata"
-    return CommandLineError(llvm_usage_message(f"unrecognized arguments: {option}", tool))
+def _unknown(option: str, rel: Release) -> CommandLineError:
+    return unknown_argument(option, "merge", rel.cl_errors_name_subcommand)
 
 
 def check_release_options(args: argparse.Namespace) -> None:

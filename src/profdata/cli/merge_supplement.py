@@ -20,7 +20,7 @@ import re
 import sys
 
 from profdata.atomic import atomic_write_bytes
-from profdata.cli._options import LlvmArgumentParser
+from profdata.cli._options import LlvmArgumentParser, unknown_argument
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
 from profdata.ops.merge_inputs import collect, read_remapping
 
@@ -37,8 +37,6 @@ _C_FLOAT = re.compile(
     re.ASCII,
 )
 _C_SPACE = " \t\n\v\f\r"
-_DIGITS = re.compile("[0-9]+")
-_UINT_MAX = (1 << 32) - 1
 
 
 def c_float(text: str) -> float:
@@ -65,13 +63,6 @@ def c_float(text: str) -> float:
     return float(body)
 
 
-def c_unsigned(text: str) -> int:
-    """A ``cl::opt<unsigned>`` value (32 bits)."""
-    if not _DIGITS.fullmatch(text) or int(text) > _UINT_MAX:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-    return int(text)
-
-
 def add_arguments(parser: LlvmArgumentParser) -> None:
     """The four options of ``merge`` that belong to the supplement mode."""
     parser.add_argument(
@@ -84,12 +75,12 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="drop (pseudo-count) a supplemented function whose ratio of zero counters "
         "is above this (default 0.7)",
     )  # fmt: skip
-    parser.add_argument(
-        "--suppl-min-size-threshold", type=c_unsigned, default=None,
+    parser.add_uint(
+        "--suppl-min-size-threshold", bits=32,
         help="leave functions with fewer counters alone (default 10)",
     )  # fmt: skip
-    parser.add_argument(
-        "--instr-prof-cold-threshold", type=c_unsigned, default=None,
+    parser.add_uint(
+        "--instr-prof-cold-threshold", bits=32,
         help="the instr profile's cold count (default 0: from its summary)",
     )  # fmt: skip
 
@@ -114,9 +105,8 @@ def wanted(args: argparse.Namespace) -> bool:
             setattr(args, option, default)
         elif not args.release.merge_supplement_option:
             spelled = option.replace("_", "-")
-            raise UsageError(
-                f"{PROG}: Unknown command line argument '--{spelled}={value}'.  "
-                f"Try: '{PROG} --help'"
+            raise unknown_argument(
+                f"--{spelled}={value}", "merge", args.release.cl_errors_name_subcommand
             )
     return bool(args.supplement_instr_with_sample)
 

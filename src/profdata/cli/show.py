@@ -18,9 +18,9 @@ import argparse
 import sys
 from collections.abc import Callable
 
-from profdata.cli._options import LlvmArgumentParser, uint_list
+from profdata.cli._options import LlvmArgumentParser, uint_list, unknown_argument
 from profdata.cli._output import Output
-from profdata.errors import UsageError
+from profdata.errors import CommandLineError, UsageError
 from profdata.formats import open_instr
 from profdata.ops.merge_memprof import memprof_input_error
 from profdata.ops.show import ShowOptions, collect
@@ -94,8 +94,8 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
 
 
-def _unknown(arg: str) -> UsageError:
-    return UsageError(f"{_PROG}: Unknown command line argument '{arg}'.  Try: '{_PROG} --help'")
+def _unknown(arg: str, args: argparse.Namespace) -> CommandLineError:
+    return unknown_argument(arg, "show", args.release.cl_errors_name_subcommand)
 
 
 def check_release(args: argparse.Namespace, release: Release) -> None:
@@ -127,7 +127,7 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
     ]
     for given, known, spelling in gates:
         if given and not known:
-            raise _unknown(spelling)
+            raise _unknown(spelling, args)
 
 
 def options_from_args(args: argparse.Namespace) -> ShowOptions:
@@ -229,7 +229,7 @@ def run(args: argparse.Namespace) -> int:
         return _run_memory(args, release)
     if args.debug_info is not None:
         if not release.correlate_debug_info:
-            raise _unknown(f"--debug-info={args.debug_info}")
+            raise _unknown(f"--debug-info={args.debug_info}", args)
         if args.debug_info:
             return _run_debug_info(args, release)
     if not args.inputs:

@@ -23,10 +23,9 @@ first place and its last offset, as ``FuncOffsetTable[Name] = Offset`` does.
 
 from __future__ import annotations
 
-from profdata.errors import FormatError, SampleTruncatedError, TruncatedError
+from profdata.errors import FormatError, SampleTruncatedError
 from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.formats.sample_binary import (
-    MSG_NAME_TABLE,
     MSG_TRUNCATED,
     MSG_UNWRITABLE,
     SPF_COMPACT_BINARY,
@@ -36,6 +35,8 @@ from profdata.formats.sample_binary import (
     decode_uleb_prefix,
     read_body,
     read_magic,
+    read_name_index,
+    read_name_table_size,
     read_number,
     read_summary,
     sp_magic,
@@ -66,18 +67,6 @@ def read_md5_name_table(cur: ByteReader) -> list[str]:
     return [str(read_number(cur, "name_md5")) for _ in range(size)]
 
 
-def _name_at(cur: ByteReader, names: list[str], field: str) -> tuple[int, str]:
-    at = cur.pos
-    index = read_number(cur, field)
-    if index >= len(names):
-        cur.fail(
-            TruncatedError, f"{field} is past the end of the name table",
-            field=field, at=at, expected=f"< {len(names)}", found=str(index),
-            llvm_message=MSG_NAME_TABLE,
-        )  # fmt: skip
-    return index, names[index]
-
-
 def read_offset_table(cur: ByteReader, names: list[str]) -> tuple[int, list[tuple[str, int]]]:
     """``readFuncOffsetTable``: the table's absolute offset, then its (name, offset) rows."""
     cur.require(8, "func_offset_table_offset", SampleTruncatedError)
@@ -98,7 +87,7 @@ def read_offset_table(cur: ByteReader, names: list[str]) -> tuple[int, list[tupl
         )  # fmt: skip
     rows: list[tuple[str, int]] = []
     for _ in range(size):
-        _, name = _name_at(table, names, "func_offset_name_index")
+        name = read_name_index(table, names, "func_offset_name_index")
         rows.append((name, read_number(table, "func_offset")))
     return table_offset, rows
 
@@ -165,7 +154,7 @@ def read(data: bytes | memoryview, path: str | None, release: Release) -> Sample
                 llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
         head = read_number(body, "head_samples")
-        _, name = _name_at(body, names, "function_name_index")
+        name = read_name_index(body, names, "function_name_index")
         context = SampleContext(name)
         fs = profiles[context] = FunctionSamples(context)
         fs.add_head_samples(head)

@@ -75,7 +75,8 @@ def stringmap_hashes(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
     return [int(h) for h in djb_hashes(keys)]
 
 
-def _probe(table: list[int], full_hash: int) -> int:
+def probe_bucket(table: list[int], full_hash: int) -> int:
+    """``LookupBucketFor``'s quadratic probe to the first empty (``-1``) bucket."""
     mask = len(table) - 1
     slot = full_hash & mask
     step = 1
@@ -98,13 +99,13 @@ def stringmap_order(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
         if key in seen:
             continue
         seen[key] = index
-        table[_probe(table, hashes[index])] = index
+        table[probe_bucket(table, hashes[index])] = index
         if len(seen) * 4 > len(table) * 3:
             old = table
             table = [-1] * (2 * len(old))
             for item in old:
                 if item >= 0:
-                    table[_probe(table, hashes[item])] = item
+                    table[probe_bucket(table, hashes[item])] = item
     return [item for item in table if item >= 0]
 
 
@@ -137,7 +138,7 @@ def small_densemap_order(keys: Sequence[int], *, mix: bool) -> list[int]:
             table = [-1] * grow_to
             for item in old:
                 if item >= 0:
-                    table[_probe(table, hashes[item])] = item
+                    table[probe_bucket(table, hashes[item])] = item
         seen.add(key)
-        table[_probe(table, hashes[index])] = index
+        table[probe_bucket(table, hashes[index])] = index
     return [item for item in table if item >= 0]

@@ -37,7 +37,7 @@ from profdata.errors import MergeError, UsageError
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX
 from profdata.model.instr import PSEUDO_HOT, PSEUDO_WARM, InstrRecord, ValueData, ValueSite
 from profdata.model.kinds import ValueKind
-from profdata.model.llvm_containers import stringmap_order
+from profdata.model.llvm_containers import probe_bucket, stringmap_order
 from profdata.model.names import name_bytes
 from profdata.model.sample import FunctionSamples, SampleProfile
 from profdata.model.sample_map_order import (
@@ -489,20 +489,9 @@ def densemap_order(hashes: Sequence[int]) -> list[int]:
             old, table = table, [-1] * size
             for item in old:
                 if item >= 0:
-                    table[_probe(table, hashes[item])] = item
-        table[_probe(table, full_hash)] = index
+                    table[probe_bucket(table, hashes[item])] = item
+        table[probe_bucket(table, full_hash)] = index
     return [item for item in table if item >= 0]
-
-
-def _probe(table: list[int], full_hash: int) -> int:
-    """``LookupBucketFor``'s quadratic probe to the first empty bucket."""
-    mask = len(table) - 1
-    slot = full_hash & mask
-    step = 1
-    while table[slot] >= 0:
-        slot = (slot + step) & mask
-        step += 1
-    return slot
 
 
 def flatten_samples(

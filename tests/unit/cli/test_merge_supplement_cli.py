@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from profdata.cli.merge_supplement import c_float, c_unsigned
+from profdata.cli._options import uint32
+from profdata.cli.merge_supplement import c_float
 from tests.conftest import CliResult
 
 INPUTS = Path(__file__).resolve().parents[2] / "golden" / "supplement" / "inputs"
@@ -53,10 +54,10 @@ def test_float_values_strtod_stops_early_on_are_refused(text: str) -> None:
 
 
 def test_unsigned_values_are_32_bit() -> None:
-    assert c_unsigned("4294967295") == 4294967295
+    assert uint32("4294967295") == 4294967295
     for text in ("4294967296", "-1", "", "1.0", "٣"):
         with pytest.raises(argparse.ArgumentTypeError, match="uint argument"):
-            c_unsigned(text)
+            uint32(text)
 
 
 def test_release_11_does_not_know_the_option(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import contextlib
 import io
 from pathlib import Path
@@ -9,7 +10,12 @@ from pathlib import Path
 import pytest
 
 from profdata.cli import main
-from profdata.cli._options import LlvmArgumentParser, expand_response_files, llvm_usage_message
+from profdata.cli._options import (
+    LlvmArgumentParser,
+    expand_response_files,
+    llvm_usage_message,
+    uint64,
+)
 from profdata.errors import CommandLineError
 
 
@@ -97,3 +103,18 @@ def test_usage_errors_in_each_release_words(release: int, expected: bytes) -> No
             code = main([f"--llvm-release={release}", "merge", *spelling, "in.profraw"])
         assert code == 1
         assert err.getvalue().encode().startswith(expected)
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("12", 12), ("0x1f", 31), ("0X1F", 31), ("010", 8), ("0b11", 3), ("0o17", 15), ("0", 0)],
+)
+def test_unsigned_values_sense_the_radix_as_llvm(text: str, value: int) -> None:
+    """``cl::opt<unsigned>`` parses with ``getAsInteger(0)`` (checked against llvm-profdata 22)."""
+    assert uint64(text) == value
+
+
+@pytest.mark.parametrize("text", ["08", "0x", "1_0", "-1", "\u0663", "", "18446744073709551616"])
+def test_unsigned_values_llvm_refuses(text: str) -> None:
+    with pytest.raises(argparse.ArgumentTypeError, match="value invalid for uint argument"):
+        uint64(text)
