@@ -7,12 +7,12 @@ printable text), so a file is read the way the real tool would read it.
 from __future__ import annotations
 
 import importlib
-import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from profdata.errors import EmptyProfileError, FileError, ProfdataError, UnrecognizedFormatError
+from profdata.errors import EmptyProfileError, ProfdataError, UnrecognizedFormatError
+from profdata.formats._files import map_file as map_file
 from profdata.model.instr import InstrProfile
 
 Reader = Callable[[memoryview, "str | None"], InstrProfile]
@@ -75,15 +75,4 @@ def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = No
 def open_instr(path: str | os.PathLike[str]) -> InstrProfile:
     """Read an instrumentation profile from a file (memory-mapped, zero-copy)."""
     spath = os.fspath(path)
-    try:
-        with open(spath, "rb") as fh:
-            size = os.fstat(fh.fileno()).st_size
-            if size == 0:
-                raise EmptyProfileError("the file is empty", path=spath)
-            try:
-                view = memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
-            except (OSError, ValueError):
-                view = memoryview(fh.read())
-    except OSError as exc:
-        raise FileError(exc.strerror or str(exc), path=spath) from exc
-    return read_instr_bytes(view, spath)
+    return read_instr_bytes(map_file(spath), spath)

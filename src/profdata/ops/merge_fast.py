@@ -43,7 +43,6 @@ idle, and makes it slower when other work keeps that core busy.
 
 from __future__ import annotations
 
-import mmap
 import os
 import pickle
 from collections.abc import Callable, Sequence
@@ -52,7 +51,8 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from profdata.errors import EmptyProfileError, ProfdataError
+from profdata.errors import EmptyProfileError, FileError, ProfdataError
+from profdata.formats import map_file
 from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
 from profdata.formats.raw_columns import RawRun, RawShape, read_run, shape_of
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
@@ -751,13 +751,8 @@ def _map(path: str) -> memoryview | None:
     if path == "-":
         return None
     try:
-        with open(path, "rb") as fh:
-            if os.fstat(fh.fileno()).st_size == 0:
-                return memoryview(b"")
-            # every page is read: map them all in one go rather than fault by fault
-            flags = mmap.MAP_SHARED | getattr(mmap, "MAP_POPULATE", 0)
-            return memoryview(mmap.mmap(fh.fileno(), 0, flags=flags, prot=mmap.PROT_READ))
-    except (OSError, ValueError):
+        return map_file(path, populate=True)  # every page is read: map them all at once
+    except FileError:
         return None
 
 
