@@ -28,7 +28,7 @@ from profdata.errors import ProfdataError
 from profdata.formats import indexed
 from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_columns import BulkRecords, gather_counts, value_records
-from profdata.formats.raw_columns import RawRun
+from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
 from profdata.formats.raw_values import ValueRecords
 from profdata.model.instr import spans
 from profdata.model.kinds import ProfileKind, ValueKind
@@ -39,8 +39,6 @@ U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 
 _INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
-_KEY_BITS = 63  # a merge key is a non-negative int64
-_RANK_BITS = 8  # bits merge_fast keeps for an entry's rank in its site
 
 
 @dataclass(frozen=True, eq=False)
@@ -121,10 +119,7 @@ class IndexedShape:
 
     def values_of(self, ids: Ints, sites: Ints) -> U64s:
         """The profiled values behind ``ids`` at ``sites`` (name hashes, memop sizes)."""
-        calls = self.values.site_kind[sites] == _INDIRECT
-        out = ids.astype(np.uint64)
-        out[calls] = self.vocabulary[ids[calls]]
-        return out
+        return values_of_ids(ids, self.values.site_kind[sites], self.vocabulary)
 
 
 @dataclass(frozen=True, eq=False)
@@ -205,8 +200,7 @@ def indexed_shape(view: memoryview, path: str | None = None) -> IndexedShape | N
     vocabulary = np.unique(
         np.concatenate([name_refs, decoded.entry_values[calls], np.zeros(1, dtype=np.uint64)])
     )
-    site_bits = max(len(site_row).bit_length(), 1)
-    id_bits = _KEY_BITS - _RANK_BITS - site_bits
+    id_bits = value_id_bits(len(site_row))
     if len(vocabulary).bit_length() > id_bits:
         return None
     return IndexedShape(

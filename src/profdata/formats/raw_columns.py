@@ -54,7 +54,9 @@ U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 
 _MIN_VERSION = 8  # relative CounterPtr; v5 and v7 (absolute or ambiguous) go the long way
-_RANK_BITS = 8  # a raw site holds at most 255 values
+#: a merge key is ``site << id_bits | value id`` with RANK_BITS to spare for an entry's rank
+#: in its site (a raw site holds at most 255 values), all in a non-negative int64
+RANK_BITS = 8
 _KEY_BITS = 63
 _INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
 _MEMOP = int(ValueKind.MEMOP_SIZE)
@@ -180,7 +182,6 @@ class RawShape:
     values: ValueShape
     targets: _CallTargets
     id_bits: int  # a value id takes this many bits of a key (see merge_fast)
-    site_bits: int
 
     @property
     def num_sites(self) -> int:
@@ -192,10 +193,21 @@ class RawShape:
 
     def values_of(self, ids: Ints, sites: Ints) -> U64s:
         """The profiled values behind ``ids`` at ``sites`` (NameRefs, memop sizes)."""
-        calls = self.values.site_kind[sites] == _INDIRECT
-        out = ids.astype(np.uint64)
-        out[calls] = self.targets.values[ids[calls]]
-        return out
+        return values_of_ids(ids, self.values.site_kind[sites], self.targets.values)
+
+
+def value_id_bits(num_sites: int) -> int:
+    """Bits left for a value id in a merge key of a shape with ``num_sites`` sites."""
+    return _KEY_BITS - RANK_BITS - max(num_sites.bit_length(), 1)
+
+
+def values_of_ids(ids: Ints, kinds: Ints, vocabulary: U64s) -> U64s:
+    """Values behind ids: an indirect-call target's id indexes ``vocabulary`` (sorted
+    name hashes), any other value (a memop size) is its own id."""
+    calls = kinds == _INDIRECT
+    out = ids.astype(np.uint64)
+    out[calls] = vocabulary[ids[calls]]
+    return out
 
 
 @dataclass(eq=False)
@@ -402,8 +414,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> RawShape | None:
     if bool(np.any(np.frombuffer(view, dtype=np.uint8, offset=end))):
         return None  # another profile follows
     targets = _call_targets(data)
-    site_bits = max(len(values.site_kind).bit_length(), 1)
-    id_bits = _KEY_BITS - _RANK_BITS - site_bits
+    id_bits = value_id_bits(len(values.site_kind))
     if len(targets.values).bit_length() > id_bits:
         return None
     columns = profile.columns()
@@ -438,7 +449,6 @@ def shape_of(view: memoryview, profile: InstrProfile) -> RawShape | None:
         values=values,
         targets=targets,
         id_bits=id_bits,
-        site_bits=site_bits,
     )  # fmt: skip
     run = read_run(view, shape)
     if (
@@ -673,4 +683,13 @@ def _check_blobs(
     return row_at, site_lengths, num_values, int(blob_end[-1])
 
 
-__all__ = ["RawRun", "RawShape", "ValueShape", "read_run", "shape_of"]
+__all__ = [
+    "RANK_BITS",
+    "RawRun",
+    "RawShape",
+    "ValueShape",
+    "read_run",
+    "shape_of",
+    "value_id_bits",
+    "values_of_ids",
+]

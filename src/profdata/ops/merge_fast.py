@@ -54,7 +54,7 @@ import numpy.typing as npt
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
 from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
-from profdata.formats.raw_columns import RawRun, RawShape, read_run, shape_of
+from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
 from profdata.model.instr import (
     PSEUDO_WARM,
@@ -99,7 +99,7 @@ LoadStep = Callable[[int, Reporter], None]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
 
-_RANK_BITS = 8
+_RANK_BITS = RANK_BITS
 _RANK_MASK = (1 << _RANK_BITS) - 1
 _U64_MAX = np.uint64(U64_MAX)
 
