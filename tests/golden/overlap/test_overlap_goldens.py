@@ -11,34 +11,18 @@ overlap checks (skipped when the corpus is absent).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED, CliResult
+from tests.conftest import CliResult
+from tests.golden._cases import corpus_checks, load_cases, replay_corpus_check
 
 HERE = Path(__file__).resolve().parent
-CASES: list[dict[str, Any]] = json.loads((HERE / "cases.json").read_text())["cases"]
-CORPUS = SHARED / "corpus"
-
-
-def _corpus_cases() -> list[dict[str, Any]]:
-    manifest = CORPUS / "manifest.json"
-    if not manifest.is_file():
-        return []
-    checks = [
-        check
-        for case in json.loads(manifest.read_text())["cases"]
-        for check in case["checks"]
-        if check["args"][0] == "overlap" and "--sample" not in check["args"]
-    ]
-    return checks
-
-
-CORPUS_CASES = _corpus_cases()
+CASES = load_cases(HERE)
+CORPUS_CASES = corpus_checks(lambda args: args[0] == "overlap" and "--sample" not in args)
 
 
 def _key_phrase(line: str) -> str:
@@ -85,7 +69,4 @@ def test_corpus_overlap(
     run_profdata: Callable[..., CliResult],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(CORPUS)
-    result = run_profdata(f"--llvm-release={check['llvm']}", *check["args"])
-    assert result.code == check["exit"]
-    assert result.stdout == (CORPUS / check["stdout"]).read_bytes()
+    replay_corpus_check(check, run_profdata, monkeypatch)

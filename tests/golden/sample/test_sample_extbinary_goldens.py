@@ -11,8 +11,6 @@ re-merge of each gives LLVM's bytes again.
 
 from __future__ import annotations
 
-import json
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -31,6 +29,7 @@ from profdata.ops.merge_sample import (
 )
 from profdata.ops.show_sample import SampleShowOptions, show_sample_bytes
 from profdata.releases import release
+from tests.golden._cases import Result, as_bytes, release_goldens
 
 HERE = Path(__file__).resolve().parent
 RELEASES = (14, 16, 19, 22)
@@ -55,20 +54,9 @@ CASE_OPTIONS: dict[str, tuple[SampleOutputOptions, bool]] = {
     ),
 }
 
-Result = dict[str, object]
 
-
-@cache
 def goldens(number: int) -> dict[str, dict[str, Result]]:
-    loaded: dict[str, dict[str, Result]] = json.loads(
-        (HERE / "expected" / f"l{number}.json").read_text()
-    )
-    return loaded
-
-
-def as_bytes(text: object) -> bytes:
-    assert isinstance(text, str)
-    return text.encode("utf-8", "surrogateescape")
+    return release_goldens(HERE / "expected", number)
 
 
 def cases(suffix: str) -> list[tuple[int, str, str]]:

@@ -10,9 +10,7 @@ stderr may add ``  detail:`` lines; LLVM's lines must all be there.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -29,6 +27,7 @@ from profdata.ops.merge_sample import (
 )
 from profdata.releases import release
 from tests.conftest import CliResult
+from tests.golden._cases import Result, as_bytes, release_goldens
 
 HERE = Path(__file__).resolve().parent
 RELEASES = (14, 16, 19, 22)
@@ -45,8 +44,6 @@ SHOW_OPTIONS = {
     "sec-info": ["--show-sec-info-only"],
 }
 
-Result = dict[str, object]
-
 #: goldens LLVM itself cannot read back into the same file, with the reason
 NOT_ROUNDTRIPPABLE = {
     "edge-leaf_location": "the leaf location of a context is not written: two contexts merge",
@@ -55,17 +52,8 @@ NOT_ROUNDTRIPPABLE = {
 }
 
 
-@cache
 def goldens(number: int) -> dict[str, dict[str, Result]]:
-    loaded: dict[str, dict[str, Result]] = json.loads(
-        (HERE / "expected" / f"l{number}.json").read_text()
-    )
-    return loaded
-
-
-def as_bytes(text: object) -> bytes:
-    assert isinstance(text, str)
-    return text.encode("utf-8", "surrogateescape")
+    return release_goldens(HERE / "expected", number)
 
 
 def cases(kind: str) -> list[tuple[int, str, str]]:

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -24,9 +23,10 @@ from profdata.formats import sample_compact
 from profdata.formats.sample_registry import open_sample, read_sample_bytes
 from profdata.releases import release
 from tests.conftest import CliResult
+from tests.golden._cases import load_document, replay_case
 
 HERE = Path(__file__).resolve().parent
-DOCUMENT: dict[str, Any] = json.loads((HERE / "cases.json").read_text())
+DOCUMENT = load_document(HERE)
 COMPACT: list[dict[str, Any]] = DOCUMENT["compact"]
 CASES: list[dict[str, Any]] = DOCUMENT["cases"]
 
@@ -68,21 +68,7 @@ def test_cli_matches_llvm_profdata(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    monkeypatch.chdir(HERE)
-    args = list(case["args"])
-    written = None
-    if "writes" in case:
-        written = tmp_path / "out.txt"
-        args[args.index(case["writes"])] = str(written)
-    result = run_profdata(f"--llvm-release={case['llvm']}", *args)
-    assert result.stdout == (HERE / case["stdout"]).read_bytes()
-    assert result.code == case["exit"]
-    if "output" in case:
-        assert written is not None
-        assert written.read_bytes() == (HERE / case["output"]).read_bytes()
-    ours = result.stderr.decode("utf-8", "replace")
-    for line in (HERE / case["stderr"]).read_text().splitlines():
-        assert line in ours
+    replay_case(case, HERE, run_profdata, monkeypatch, tmp_path / "out.txt")
 
 
 def test_goldens_cover_what_matters() -> None:

@@ -10,33 +10,18 @@ replayed the same way when the shared corpus is present.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.conftest import SHARED, CliResult
+from tests.conftest import CliResult
+from tests.golden._cases import corpus_checks, load_cases, replay_case, replay_corpus_check
 
 HERE = Path(__file__).resolve().parent
-CASES: list[dict[str, Any]] = json.loads((HERE / "cases.json").read_text())["cases"]
-CORPUS = SHARED / "corpus"
-
-
-def _corpus_cases() -> list[dict[str, Any]]:
-    manifest = CORPUS / "manifest.json"
-    if not manifest.is_file():
-        return []
-    return [
-        check
-        for case in json.loads(manifest.read_text())["cases"]
-        for check in case["checks"]
-        if check["args"][:2] == ["overlap", "--sample"]
-    ]
-
-
-CORPUS_CASES = _corpus_cases()
+CASES = load_cases(HERE)
+CORPUS_CASES = corpus_checks(lambda args: args[:2] == ["overlap", "--sample"])
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c["id"] for c in CASES])
@@ -46,20 +31,7 @@ def test_sample_overlap_matches_llvm_profdata(
     monkeypatch: pytest.MonkeyPatch,
     tmp_path: Path,
 ) -> None:
-    monkeypatch.chdir(HERE)
-    args = list(case["args"])
-    written = None
-    if "writes" in case:
-        written = tmp_path / "overlap.txt"
-        args[args.index(case["writes"])] = str(written)
-    result = run_profdata(f"--llvm-release={case['llvm']}", *args)
-    assert result.stdout == (HERE / case["stdout"]).read_bytes()
-    assert result.code == case["exit"]
-    if written is not None:
-        assert written.read_bytes() == (HERE / case["output"]).read_bytes()
-    ours = result.stderr.decode("utf-8", "replace")
-    for line in (HERE / case["stderr"]).read_text().splitlines():
-        assert line in ours
+    replay_case(case, HERE, run_profdata, monkeypatch, tmp_path / "overlap.txt")
 
 
 def test_goldens_cover_what_matters() -> None:
@@ -84,7 +56,4 @@ def test_corpus_sample_overlap(
     run_profdata: Callable[..., CliResult],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    monkeypatch.chdir(CORPUS)
-    result = run_profdata(f"--llvm-release={check['llvm']}", *check["args"])
-    assert result.code == check["exit"]
-    assert result.stdout == (CORPUS / check["stdout"]).read_bytes()
+    replay_corpus_check(check, run_profdata, monkeypatch)

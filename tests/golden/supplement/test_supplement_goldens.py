@@ -9,7 +9,6 @@ lines are left out.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -17,10 +16,10 @@ from typing import Any
 import pytest
 
 from tests.conftest import CliResult
+from tests.golden._cases import load_cases
 
 HERE = Path(__file__).resolve().parent
-DOCUMENT: dict[str, Any] = json.loads((HERE / "cases.json").read_text())
-CASES: list[dict[str, Any]] = DOCUMENT["cases"]
+CASES = load_cases(HERE)
 BY_ID = {case["id"]: case for case in CASES}
 
 
