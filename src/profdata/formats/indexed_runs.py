@@ -27,7 +27,7 @@ import numpy.typing as npt
 from profdata.errors import ProfdataError
 from profdata.formats import indexed
 from profdata.formats._onhash import FileWords
-from profdata.formats.indexed_columns import BulkRecords, gather_counts, value_records
+from profdata.formats.indexed_columns import BulkRecords, value_records
 from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
 from profdata.formats.raw_values import ValueRecords
 from profdata.model.instr import spans
@@ -128,6 +128,7 @@ class _Decoded:
 
     profile: indexed.IndexedProfile
     bulk: BulkRecords
+    words: FileWords
     layout: _Layout
     site_lengths: Ints
     entry_values: U64s
@@ -167,7 +168,7 @@ def _decode(view: memoryview, path: str | None) -> _Decoded | None:
         row_kind=rows.kind,
         row_sites=rows.num_sites,
     )
-    return _Decoded(profile, bulk, layout, site_lengths, values, counts)
+    return _Decoded(profile, bulk, words, layout, site_lengths, values, counts)
 
 
 def _pairs(words: FileWords, rows: ValueRecords) -> tuple[U64s, U64s]:
@@ -222,8 +223,8 @@ def read_indexed_run(
     if decoded is None or not shape.layout.same(decoded.layout):
         return None
     bulk = decoded.bulk
-    words = FileWords(bulk.data)
-    counts = gather_counts(words, bulk.counts_at, bulk.columns.lengths)
+    words = decoded.words
+    counts = bulk.columns.counts  # gathered by the bulk decoder
     nbitmap = bulk.num_bitmap
     at = np.repeat(bulk.bitmap_at, nbitmap) + 8 * spans(np.zeros(len(nbitmap), np.int64), nbitmap)
     bitmaps = words.bytes[at].copy()
