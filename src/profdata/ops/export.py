@@ -14,16 +14,20 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import UsageError
 from profdata.model.instr import InstrProfile, RecordColumns
 from profdata.model.kinds import ValueKind
+from profdata.model.record_table import record_table
 from profdata.ops.show import ShowOptions, collect
 from profdata.ops.show_json import to_document
 from profdata.releases import Release, release
 
 if TYPE_CHECKING:
     import pandas as pd
+
+Ints = npt.NDArray[np.int64]
 
 #: the frame's columns, in order
 COLUMNS = (
@@ -95,21 +99,31 @@ def _columns(cols: RecordColumns) -> dict[str, Any]:
     }
 
 
-def _site_columns(profile: InstrProfile) -> dict[str, list[int]]:
-    kinds = {
-        "indirect_call_sites": ValueKind.INDIRECT_CALL_TARGET,
-        "memop_sites": ValueKind.MEMOP_SIZE,
-    }
-    out: dict[str, list[int]] = {key: [] for key in kinds}
-    out["profiled_values"] = []
-    for rec in profile.records:
-        values = 0
-        for key, kind in kinds.items():
-            sites = rec.sites(kind)
-            out[key].append(len(sites))
-            values += sum(len(site) for site in sites)
-        out["profiled_values"].append(values)
+def _site_columns(profile: InstrProfile) -> dict[str, Ints]:
+    """Sites per kind and profiled values per record, from the flat value columns."""
+    vals = record_table(profile).values
+    count = len(profile.columns())
+    row_values = np.add.reduceat(vals.site_lengths, _row_starts(vals.row_sites))
+    out: dict[str, Ints] = {}
+    for key, kind in (
+        ("indirect_call_sites", ValueKind.INDIRECT_CALL_TARGET),
+        ("memop_sites", ValueKind.MEMOP_SIZE),
+    ):
+        mine = vals.row_kind == int(kind)
+        out[key] = np.bincount(
+            vals.row_record[mine], weights=vals.row_sites[mine], minlength=count
+        ).astype(np.int64)
+    rows = vals.row_sites > 0
+    out["profiled_values"] = np.bincount(
+        vals.row_record[rows], weights=row_values, minlength=count
+    ).astype(np.int64)
     return out
+
+
+def _row_starts(row_sites: Ints) -> Ints:
+    """Each row's first site, for rows that have any (``reduceat`` needs non-empty runs)."""
+    starts = np.cumsum(row_sites) - row_sites
+    return starts[row_sites > 0]
 
 
 __all__ = ["COLUMNS", "to_dataframe", "to_json"]

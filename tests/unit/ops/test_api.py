@@ -89,3 +89,19 @@ def test_to_dataframe_columns(path: Path) -> None:
         sites = rec.sites(profdata.ValueKind.INDIRECT_CALL_TARGET)
         assert column["indirect_call_sites"][i] == len(sites)
     assert sum(column["profiled_values"]) > 0  # the example profiles value sites
+
+
+def test_to_dataframe_of_a_profile_without_value_sites() -> None:
+    pytest.importorskip("pandas")
+    import numpy as np
+
+    from profdata.model.instr import InstrProfile, InstrRecord
+    from profdata.model.kinds import ProfileKind
+
+    record = InstrRecord("f", 1, np.array([4, 0, 7], np.uint64), b"", {})
+    frame = profdata.to_dataframe(
+        InstrProfile(kind=ProfileKind.IR, records=[record]), value_sites=True
+    )
+    row = {key: frame[key].to_numpy().tolist()[0] for key in frame.columns}
+    assert row["name"] == "f" and row["max_count"] == 7 and row["nonzero_counters"] == 2
+    assert (row["indirect_call_sites"], row["memop_sites"], row["profiled_values"]) == (0, 0, 0)
