@@ -9,6 +9,7 @@ from __future__ import annotations
 import sys
 
 from profdata.atomic import atomic_write_bytes
+from profdata.errors import FormatError
 from profdata.model.names import ENCODING, ERRORS
 
 
@@ -32,3 +33,13 @@ class Output:
             sys.stdout.buffer.flush()
         else:
             atomic_write_bytes(self.path, data)
+
+
+def write_input_failure(path: str, message: str, error: object) -> None:
+    """``warning: FILE: message`` for an input a merge could not use, and our located
+    detail line when the error knows where the input went wrong."""
+    sys.stderr.write(f"warning: {path}: {message}\n")
+    if isinstance(error, FormatError):
+        detail = error.locate()
+        if detail:
+            sys.stderr.write(f"  detail: {detail}\n")

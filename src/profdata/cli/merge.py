@@ -23,7 +23,8 @@ import sys
 from profdata.atomic import atomic_write_bytes
 from profdata.cli import merge_sample, merge_supplement
 from profdata.cli._options import LlvmArgumentParser, unknown_argument
-from profdata.errors import CommandLineError, FormatError, UsageError
+from profdata.cli._output import write_input_failure
+from profdata.errors import CommandLineError, UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
@@ -202,11 +203,7 @@ def print_diagnostic(diagnostic: Diagnostic) -> None:
     elif isinstance(diagnostic, ContextWarning):
         err.write(f"warning: {diagnostic.kind.value}\n")
     elif isinstance(diagnostic, InputFailure):
-        err.write(f"warning: {diagnostic.path}: {diagnostic.message}\n")
-        if isinstance(diagnostic.error, FormatError):
-            detail = diagnostic.error.locate()
-            if detail:
-                err.write(f"  detail: {detail}\n")
+        write_input_failure(diagnostic.path, diagnostic.message, diagnostic.error)
     elif isinstance(diagnostic, FilterNote):
         err.write(
             f"{diagnostic.removed} of {diagnostic.total} functions "

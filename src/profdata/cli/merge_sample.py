@@ -18,7 +18,8 @@ from typing import TYPE_CHECKING
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser, unknown_argument
-from profdata.errors import CommandLineError, FormatError, UsageError
+from profdata.cli._output import write_input_failure
+from profdata.errors import CommandLineError, UsageError
 from profdata.ops.merge import FailureMode, InputFailure
 from profdata.ops.merge_inputs import collect, read_remapping
 
@@ -120,11 +121,7 @@ def print_diagnostic(diagnostic: SampleDiagnostic) -> None:
     """One merge diagnostic as llvm-profdata prints it (plus our located detail)."""
     err = sys.stderr
     if isinstance(diagnostic, InputFailure):
-        err.write(f"warning: {diagnostic.path}: {diagnostic.message}\n")
-        if isinstance(diagnostic.error, FormatError):
-            detail = diagnostic.error.locate()
-            if detail:
-                err.write(f"  detail: {detail}\n")
+        write_input_failure(diagnostic.path, diagnostic.message, diagnostic.error)
     else:
         err.write(diagnostic.text() + "\n")
     err.flush()
