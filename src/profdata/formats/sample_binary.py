@@ -32,8 +32,8 @@ from profdata.model.sample import (
     SampleContext,
     SampleProfile,
     SampleRecord,
-    context_key,
     name_key,
+    sort_func_profiles,
 )
 from profdata.model.sample_summary import summarize_profile
 from profdata.model.summary import ProfileSummary, SummaryEntry
@@ -395,10 +395,7 @@ def write(
     summary = summarize_profile(profile, skip_duplicated=skip_duplicated_into_base)
     write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
-    for fs in sorted(
-        profile.profiles.values(),
-        key=lambda f: (-f.total_samples, context_key(f.context, md5_names)),
-    ):
+    for fs in sort_func_profiles(profile.profiles.values(), md5_names):
         out.uleb128(fs.head_samples)
         write_body(out, fs, index, md5_names)
     return out.getvalue()

@@ -45,7 +45,12 @@ from profdata.formats.sample_binary import (
 )
 from profdata.formats.sample_registry import ORDER_COMPACT_BINARY, SampleFormat, register
 from profdata.model.names import md5_hash, name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, context_key
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleProfile,
+    sort_func_profiles,
+)
 from profdata.model.sample_map_order import string_hash
 from profdata.model.sample_summary import summarize_profile
 from profdata.releases import Release
@@ -183,9 +188,7 @@ def write(profile: SampleProfile, release: Release) -> bytes:
     index = {name: i for i, name in enumerate(names)}
     table_slot = out.reserve_u64()
     offsets: list[tuple[int, int]] = []
-    for fs in sorted(
-        profile.profiles.values(), key=lambda f: (-f.total_samples, context_key(f.context))
-    ):
+    for fs in sort_func_profiles(profile.profiles.values(), md5=False):
         offsets.append((index[fs.name], len(out)))
         out.uleb128(fs.head_samples)
         write_body(out, fs, index)

@@ -50,6 +50,7 @@ from profdata.model.sample import (
     SampleProfile,
     context_key,
     name_key,
+    sort_func_profiles,
 )
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.sample_summary import summarize_profile
@@ -192,9 +193,7 @@ class _Writer:
 
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
-        md5 = self.md5
-        ordered = sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
-        for fs in ordered:
+        for fs in sort_func_profiles(profiles, self.md5):
             self.func_offsets.append((fs.context, len(out)))
             out.uleb128(fs.head_samples)
             self.body(out, fs)

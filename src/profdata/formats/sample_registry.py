@@ -10,12 +10,12 @@ whatever the import order.  A format may be limited to some releases
 
 from __future__ import annotations
 
-import mmap
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from profdata.errors import FileError, ProfdataError, UnrecognizedFormatError
+from profdata.errors import ProfdataError, UnrecognizedFormatError
+from profdata.formats._files import map_file
 from profdata.model.sample import SampleProfile
 from profdata.releases import Release, release
 
@@ -104,21 +104,6 @@ def read_sample_bytes(
         if path:
             exc.with_path(path)
         raise
-
-
-def map_file(path: str | os.PathLike[str]) -> memoryview:
-    """A file's bytes, memory-mapped when possible (empty files give an empty view)."""
-    spath = os.fspath(path)
-    try:
-        with open(spath, "rb") as fh:
-            if os.fstat(fh.fileno()).st_size == 0:
-                return memoryview(b"")
-            try:
-                return memoryview(mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ))
-            except (OSError, ValueError):
-                return memoryview(fh.read())
-    except OSError as exc:
-        raise FileError(exc.strerror or str(exc), path=spath) from exc
 
 
 def open_sample(path: str | os.PathLike[str], rel: Release | None = None) -> SampleProfile:

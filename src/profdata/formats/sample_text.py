@@ -521,7 +521,7 @@ def _write_sample(
     inner = " " * (indent + 1)
     for loc in sorted(fs.callsite_samples):
         callees = fs.callsite_samples[loc]
-        for name in sorted(callees, key=lambda n: _key(n, md5)):
+        for name in sorted(callees, key=lambda n: name_key(n, md5)):
             out.append(f"{inner}{loc}: ")
             _write_sample(out, callees[name], profile, indent + 1, opts)
         if types.get(loc):
@@ -534,12 +534,8 @@ def _write_sample(
         out.append(" !Flat\n")
 
 
-def _key(name: str, md5: bool) -> tuple[int, bytes | int]:
-    return name_key(name, md5)
-
-
 def _vtables_line(pad: str, loc: LineLocation, types: dict[str, int], md5: bool) -> str:
-    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=lambda n: _key(n, md5)))
+    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=lambda n: name_key(n, md5)))
     return f"{pad}{loc}: vtables {pairs}\n"
 
 

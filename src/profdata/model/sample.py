@@ -350,12 +350,8 @@ class SampleProfile:
     symbol_list: tuple[str, ...] | None = None
 
     def sorted_profiles(self) -> list[FunctionSamples]:
-        """``sortFuncProfiles``: TotalSamples descending, ties in context order."""
-        md5 = self.is_md5
-        return sorted(
-            self.profiles.values(),
-            key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)),
-        )
+        """``sortFuncProfiles`` of the whole map, contexts ordered as this profile's names."""
+        return sort_func_profiles(self.profiles.values(), self.is_md5)
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SampleProfile):
@@ -368,6 +364,12 @@ class SampleProfile:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def sort_func_profiles(profiles: Iterable[FunctionSamples], md5: bool) -> list[FunctionSamples]:
+    """``sortFuncProfiles``: TotalSamples descending, ties in context order (``md5``: names
+    that are MD5 values order as numbers)."""
+    return sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
 
 
 def flatten_contexts(profiles: Iterable[FunctionSamples]) -> dict[str, FunctionSamples]:

@@ -25,13 +25,13 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
 from profdata.errors import (
-    FileError,
     ProfdataError,
     SampleDiagnosticError,
     UsageError,
     WriteError,
 )
-from profdata.formats import sample_binary, sample_extbinary_write, sample_text
+from profdata.formats import sample_binary, sample_compact, sample_extbinary_write, sample_text
+from profdata.formats._files import map_file
 from profdata.formats.sample_registry import open_sample
 from profdata.model.names import md5_hash
 from profdata.model.sample import (
@@ -134,12 +134,7 @@ def remap_samples(fs: FunctionSamples, remapping: Mapping[str, str]) -> Function
 
 def read_symbol_list(path: str) -> list[str]:
     """``populateProfileSymbolList``: one symbol per line, trimmed, empty lines dropped."""
-    try:
-        with open(path, "rb") as fh:
-            data = fh.read()
-    except OSError as exc:
-        raise FileError(exc.strerror or str(exc), path=path) from exc
-    text = data.decode("utf-8", "surrogateescape")
+    text = bytes(map_file(path)).decode("utf-8", "surrogateescape")
     symbols = (line.strip(" \t\n\v\f\r") for line in text.split("\n") if line)
     return [s for s in symbols if s]
 
@@ -183,7 +178,7 @@ def merge_samples(
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
         md5_ids = profile.is_md5 and release.sample_md5_function_ids
-        for fs in profile_map_order(profile, release.sample_cs_hash_md5_frames, md5_ids):
+        for fs in profile_map_order(profile, md5_frames, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
             if hashed_keys:
@@ -361,8 +356,9 @@ def _encode_once(
         return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
     skip = rel.sample_summary_skips_duplicated_into_base
     if output_format == "binary":
-        md5_ids = profile.is_md5 and rel.sample_md5_function_ids
-        return sample_binary.write(profile, skip_duplicated_into_base=skip, md5_names=md5_ids)
+        return sample_binary.write(
+            profile, skip_duplicated_into_base=skip, md5_names=profile.is_md5
+        )
     if output_format == "extbinary":
         ext = sample_extbinary_write.ExtBinaryWriteOptions(
             compress_all_sections=options.compress_all_sections,
@@ -375,12 +371,7 @@ def _encode_once(
         )
         return sample_extbinary_write.write(profile, ext, map_order)
     if output_format == "compbinary":
-        try:
-            from profdata.formats.sample_compact import write as write_compact
-        except ImportError:  # the compact binary module is another part of issue 5
-            pass
-        else:
-            return write_compact(profile, rel)
+        return sample_compact.write(profile, rel)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
 
 

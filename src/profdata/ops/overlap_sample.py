@@ -36,7 +36,11 @@ from profdata.errors import ProfdataError
 from profdata.model.counters import U64_MAX
 from profdata.model.names import name_bytes
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
-from profdata.model.sample_map_order import context_hash, string_hash, unordered_map_order
+from profdata.model.sample_map_order import (
+    context_hash,
+    profile_map_order,
+    unordered_map_order,
+)
 from profdata.model.sample_summary import summarize_profile
 from profdata.releases import Release
 
@@ -287,25 +291,6 @@ class _Aggregator:
         return self.weight_for_similarity(internal, func.base_sample, func.test_sample)
 
 
-def _context_name(context: SampleContext) -> str:
-    return str(context)
-
-
-def map_hash(context: SampleContext, md5_frames: bool) -> int:
-    """The ``SampleProfileMap`` key hash: 19+ hash plain names by MD5 (``FunctionId``),
-    14 and 16 by ``hash_value(StringRef)`` (verified on rows of equal weight)."""
-    if context.frames or md5_frames:
-        return context_hash(context, md5_frames)
-    return string_hash(name_bytes(context.name))
-
-
-def map_order(profile: SampleProfile, md5_frames: bool) -> list[FunctionSamples]:
-    """The reader's profiles in its ``SampleProfileMap`` iteration order."""
-    values = list(profile.profiles.values())
-    hashes = [map_hash(fs.context, md5_frames) for fs in values]
-    return [values[i] for i in unordered_map_order(hashes)]
-
-
 def _load_check(base: SampleProfile, test: SampleProfile) -> None:
     """``loadProfiles``' refusals once both inputs are read."""
     message = None
@@ -337,8 +322,8 @@ def overlap_sample(
     program = aggr.program
     result = SampleOverlapResult(options.release, program)
 
-    base_order = map_order(base, md5_frames)
-    test_order = map_order(test, md5_frames)
+    base_order = profile_map_order(base, md5_frames, md5_names=False)
+    test_order = profile_map_order(test, md5_frames, md5_names=False)
     base_stats: dict[SampleContext, FuncSampleStats] = {}
     for fs in base_order:
         program.base_count += 1
@@ -362,14 +347,14 @@ def overlap_sample(
 
     # BaseFuncProf: a second unordered_map filled in the first one's order
     base_funcs: dict[SampleContext, FunctionSamples] = {}
-    hashes = [map_hash(fs.context, md5_frames) for fs in base_order]
+    hashes = [context_hash(fs.context, md5_frames) for fs in base_order]
     for index in unordered_map_order(hashes):
         base_funcs.setdefault(base_order[index].context, base_order[index])
     program.union_count = len(base_funcs)
     cutoff = float(options.similarity_cutoff) / 1000000
     dumped: list[SampleOverlapStats] = []
     for test_fs in test_order:
-        func = SampleOverlapStats(test_name=_context_name(test_fs.context))
+        func = SampleOverlapStats(test_name=str(test_fs.context))
         tstats = test_stats[test_fs.context]
         func.test_sample = tstats.sample_sum
         base_fs = base_funcs.pop(test_fs.context, None)
@@ -384,7 +369,7 @@ def overlap_sample(
             program.union_sample = (program.union_sample + tstats.sample_sum) & U64_MAX
         else:
             program.overlap_count += 1
-            func.base_name = _context_name(base_fs.context)
+            func.base_name = str(base_fs.context)
             func.base_sample = base_stats[base_fs.context].sample_sum
             func.similarity = aggr.function_overlap(base_fs, test_fs, func)
             program.similarity += aggr.weight_by_importance(

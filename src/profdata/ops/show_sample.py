@@ -15,7 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from profdata.errors import UsageError
-from profdata.formats.sample_registry import SampleFormat, detect, map_file, read_sample_bytes
+from profdata.formats._files import map_file
+from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 from profdata.model.sample_map_order import profile_map_order
