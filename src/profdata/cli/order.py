@@ -20,36 +20,21 @@ import argparse
 import errno
 import os
 
-from profdata.cli._options import LlvmArgumentParser
+from profdata.cli._options import LlvmArgumentParser, uint32
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, FileError, WriteError
 from profdata.ops.merge import load_path
-from profdata.ops.order import check_test_traces, order_functions, render_order
+from profdata.ops.order import order_functions, render_order
 from profdata.releases import Release
 
 _PROG = "llvm-profdata"
-_UINT_MAX = 0xFFFFFFFF
-
-
-def _uint(text: str) -> int:
-    """A ``cl::opt<unsigned>`` value (auto-sensed radix, 32 bits)."""
-    body = text.strip()
-    try:
-        value = int(body, 0) if body[:2].lower() in ("0x", "0b", "0o") else int(body, 10)
-    except ValueError:
-        value = -1
-    if not body or not body.isalnum() or not 0 <= value <= _UINT_MAX:
-        raise CommandLineError(
-            f"{_PROG}: for the --num-test-traces option: '{text}' value invalid for uint argument!"
-        )
-    return value
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="<profdata-file>")
     parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
     parser.add_argument(
-        "--num-test-traces", type=_uint, default=0,
+        "--num-test-traces", type=uint32, default=0,
         help="keep aside the last N traces when computing the order and use them to score it",
     )  # fmt: skip
 
@@ -80,7 +65,6 @@ def run(args: argparse.Namespace) -> int:
     if not args.inputs:
         raise FileError(os.strerror(errno.ENOENT))
     profile = load_path(args.inputs[0])
-    check_test_traces(args.num_test_traces, len(profile.traces))
     order = order_functions(profile.traces, args.num_test_traces, release)
     out = Output(args.output)
     out.write(render_order(order, profile.symbols))

@@ -128,9 +128,6 @@ def load_correlation(
             )
     correlation = _first_per_offset(spath, kind, width, records, names, size, warnings)
     correlation.binary_wording = binary_wording
-    correlation.symbol_names = [
-        name for payload in names.payloads() for name in payload.split(b"\x01")
-    ]
     return correlation
 
 

@@ -116,14 +116,17 @@ class Correlation:
     num_counters: npt.NDArray[np.uint32]
     names: NameTable
     counters_section_size: int
-    #: every name of the names string in its order, repeats kept (``InstrProfSymtab::create``
-    #: inserts them in this order)
-    symbol_names: list[bytes] = field(default_factory=list)
     warnings: CorrelationWarnings = field(default_factory=CorrelationWarnings)
     binary_wording: bool = True  # LLVM 18+'s words for unexpected correlation info
 
     def __len__(self) -> int:
         return len(self.name_refs)
+
+    @property
+    def symbol_names(self) -> list[bytes]:
+        """Every name of the names string in its order, repeats kept
+        (``InstrProfSymtab::create`` inserts them in this order)."""
+        return [name for payload in self.names.payloads() for name in payload.split(b"\x01")]
 
     def data_records(self, layout: RawLayout) -> npt.NDArray[np.void]:
         """The records as the profile's ``__llvm_profile_data`` array: no values, no bitmap."""

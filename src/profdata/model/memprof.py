@@ -15,7 +15,7 @@ schema, missing ones as 0.
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import astuple, dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -50,7 +50,6 @@ MIB_FIELDS: tuple[tuple[str, int, int], ...] = (
     ("AccessHistogramSize", 26, 4),  # LLVM 19+
     ("AccessHistogram", 27, 8),  # LLVM 19+; a pointer in the writing process
 )
-MIB_NAME = {fid: name for name, fid, _ in MIB_FIELDS}
 MIB_ID = {name: fid for name, fid, _ in MIB_FIELDS}
 MIB_WIDTH = {fid: width for _, fid, width in MIB_FIELDS}
 
@@ -126,14 +125,8 @@ class MemProfSummary:
     max_hot_total_size: int = 0
 
     def fields(self) -> tuple[int, ...]:
-        return (
-            self.num_contexts,
-            self.num_cold_contexts,
-            self.num_hot_contexts,
-            self.max_cold_total_size,
-            self.max_warm_total_size,
-            self.max_hot_total_size,
-        )
+        """The fields in their stored order (``MemProfSummary::write``)."""
+        return astuple(self)
 
 
 @dataclass

@@ -40,12 +40,7 @@ from profdata.model.kinds import ValueKind
 from profdata.model.llvm_containers import probe_bucket, stringmap_order
 from profdata.model.names import name_bytes
 from profdata.model.sample import FunctionSamples, SampleProfile
-from profdata.model.sample_map_order import (
-    context_hash,
-    profile_map_order,
-    string_hash,
-    unordered_map_order,
-)
+from profdata.model.sample_map_order import profile_map_order, string_hash
 from profdata.model.sample_summary import summarize_profile
 from profdata.model.summary import ProfileSummary, summarize_records
 from profdata.ops.merge import (
@@ -465,16 +460,7 @@ def reader_order(samples: SampleProfile, rel: Release) -> list[FunctionSamples]:
     the name since 19 (``FunctionId``); in 16 ``hash_value`` of the name (or
     of the frames), which decides the insertion order into 16's ``DenseMap``.
     """
-    if rel.sample_cs_hash_md5_frames:
-        return profile_map_order(samples, md5_frames=True)
-    values = list(samples.profiles.values())
-    hashes = [
-        context_hash(fs.context, md5_frames=False)
-        if fs.context.frames
-        else string_hash(name_bytes(fs.name))
-        for fs in values
-    ]
-    return [values[i] for i in unordered_map_order(hashes)]
+    return profile_map_order(samples, md5_frames=rel.sample_cs_hash_md5_frames)
 
 
 def densemap_order(hashes: Sequence[int]) -> list[int]:

@@ -64,7 +64,8 @@ def create_function_nodes(
     """The balanced-partitioning nodes of ``traces``; orderMain keeps ``RemoveOutlierUNs`` on."""
     pair_ids: list[U64] = []
     pair_uns: list[I64] = []
-    first_seen: dict[int, int] = {}
+    seen_ids: list[U64] = []
+    seen_stamps: list[I64] = []
     next_un = 0
     for trace in traces:
         hashes = np.array(trace.function_hashes, dtype=np.uint64)
@@ -72,10 +73,8 @@ def create_function_nodes(
             next_un += 1
             continue
         ids, first = np.unique(hashes, return_index=True)
-        for fid, stamp in zip(ids.tolist(), first.tolist(), strict=True):
-            seen = first_seen.get(fid)
-            if seen is None or stamp < seen:
-                first_seen[fid] = stamp
+        seen_ids.append(ids)
+        seen_stamps.append(first.astype(np.int64))
         # the cutoff doubles from timestamp 1: prefixes end after 1, 2, 4, 8, ... calls
         levels = _prefix_level(first.astype(np.int64))
         top = int(_prefix_level(np.array([len(hashes) - 1], dtype=np.int64))[0])
@@ -88,20 +87,22 @@ def create_function_nodes(
         )
         pair_uns.append(next_un + np.repeat(levels, spans) + offsets)
         next_un += top + 1
-    if not first_seen:
+    if not seen_ids:
         return FunctionNodes([], [])
+    unique_ids, which = np.unique(np.concatenate(seen_ids), return_inverse=True)
+    earliest = np.full(len(unique_ids), np.iinfo(np.int64).max, dtype=np.int64)
+    np.minimum.at(earliest, which, np.concatenate(seen_stamps))
+    by_stamp = np.lexsort((unique_ids, earliest))
+    position = np.empty(len(unique_ids), dtype=np.int64)
+    position[by_stamp] = np.arange(len(unique_ids))
     all_ids = np.concatenate(pair_ids)
     all_uns = np.concatenate(pair_uns)
     frequency = np.bincount(all_uns)
-    num_ids = len(first_seen)
-    keep = (frequency[all_uns] > 1) & (2 * frequency[all_uns] <= num_ids)
+    keep = (frequency[all_uns] > 1) & (2 * frequency[all_uns] <= len(unique_ids))
     if not remove_outliers:
         keep[:] = True
-    node_ids = sorted(first_seen, key=lambda fid: (first_seen[fid], fid))
-    position = {fid: i for i, fid in enumerate(node_ids)}
-    owners = np.fromiter(
-        (position[int(fid)] for fid in all_ids[keep]), dtype=np.int64, count=int(keep.sum())
-    )
+    node_ids = unique_ids[by_stamp].tolist()
+    owners = position[np.searchsorted(unique_ids, all_ids[keep])]
     kept = all_uns[keep]
     grouped = np.argsort(owners, kind="stable")
     bounds = np.searchsorted(owners[grouped], np.arange(len(node_ids) + 1))
