@@ -43,6 +43,7 @@ from profdata.errors import (
 )
 from profdata.formats import raw, read_instr_bytes
 from profdata.formats._binary import ByteOrder, ByteReader
+from profdata.formats._files import map_file
 from profdata.formats._names import read_name_payloads
 from profdata.formats.correlate_data import (
     Correlation,
@@ -409,14 +410,7 @@ def _binary_records(
 def read_correlated(path: str, correlation: Correlation) -> InstrProfile:
     """One merge input read as ``InstrProfReader::create(Path, Correlator)`` reads it:
     raw profiles take their records from ``correlation``; other formats ignore it."""
-    if path == "-":
-        data: bytes | memoryview = sys.stdin.buffer.read()
-    else:
-        try:
-            with open(path, "rb") as fh:
-                data = fh.read()
-        except OSError as exc:
-            raise FileError(exc.strerror or str(exc), path=path) from exc
+    data = memoryview(sys.stdin.buffer.read()) if path == "-" else map_file(path)
     if not data:
         raise EmptyProfileError("the file is empty", path=path)
     if not raw.sniff(bytes(data[:8])):
