@@ -66,7 +66,10 @@ def compare(
     tmp: Path,
     inputs: list[str],
     options: list[str],
+    racy: bool = False,
 ) -> None:
+    """With ``racy`` the real tool's output depends on thread scheduling: ours must be one of
+    the outputs it produces, so it is rerun (up to 20 times) until one run matches."""
     paths = []
     for index, body in enumerate(inputs):
         path = tmp / f"in{index}.proftext"
@@ -81,7 +84,13 @@ def compare(
         got = run_profdata(f"--llvm-release={number}", *args, "-o", str(ours))
         assert got.code == real.returncode, (real.stderr, got.stderr)
         if real.returncode == 0:
-            assert ours.read_bytes() == theirs.read_bytes(), (args, real.stderr)
+            seen = {theirs.read_bytes()}
+            for _ in range(19 if racy else 0):
+                if ours.read_bytes() in seen:
+                    break
+                tools.run_tool(tool, [*args, "-o", str(theirs)])
+                seen.add(theirs.read_bytes())
+            assert ours.read_bytes() in seen, (args, real.stderr, len(seen))
 
 
 OPTION_SETS = [[], ["--num-threads=1"], ["--num-threads=3"], ["--sparse", "--num-threads=4"]]
@@ -149,5 +158,9 @@ def test_random_temporal_reservoirs(
         f"--temporal-profile-trace-reservoir-size={rng.choice([1, 2, 3, 100])}",
         f"--temporal-profile-max-trace-length={rng.choice([0, 2, 10000])}",
     ]
+    # With several writer contexts, two inputs of one context are loaded in whichever order
+    # the thread pool runs them, and the traces (and which ones a full reservoir keeps)
+    # follow that order: the real tool's output then varies from run to run.
     for threads in ([], ["--num-threads=1"], ["--num-threads=3"]):
-        compare(run_profdata, tool, number, tmp_path, inputs, [*options, *threads])
+        racy = threads != ["--num-threads=1"] and len(inputs) > 2
+        compare(run_profdata, tool, number, tmp_path, inputs, [*options, *threads], racy)
