@@ -30,7 +30,7 @@ from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_columns import BulkRecords, value_records
 from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
 from profdata.formats.raw_values import ValueRecords
-from profdata.model.instr import spans
+from profdata.model.instr import distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hashes, name_bytes
 
@@ -198,7 +198,7 @@ def indexed_shape(view: memoryview, path: str | None = None) -> IndexedShape | N
     )
     sites = np.repeat(np.arange(len(site_row), dtype=np.int64), decoded.site_lengths)
     calls = rows.site_kind[sites] == _INDIRECT
-    vocabulary = np.unique(
+    vocabulary = distinct(
         np.concatenate([name_refs, decoded.entry_values[calls], np.zeros(1, dtype=np.uint64)])
     )
     id_bits = value_id_bits(len(site_row))

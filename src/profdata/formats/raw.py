@@ -53,7 +53,7 @@ from profdata.formats.raw_layout import (
     sections,
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
-from profdata.formats.raw_values import ValueSites, decode_sites, scan_blobs
+from profdata.formats.raw_values import ValueSites, chain_starts, decode_sites, scan_blobs
 from profdata.formats.raw_write import write
 from profdata.model.instr import (
     Counts,
@@ -645,6 +645,14 @@ class _RecordReader:
         """
         cur = self.cur
         data, size = cur.data, cur.end
+        chain = chain_starts(cur, self.value_start, len(rows))
+        if chain is not None:
+            self.blob_rows = rows
+            self.blobs = scan_blobs(cur, chain)
+            for bad in self.blobs.bad.tolist():
+                self._check_value_blob(int(chain[bad]), rows[bad])
+            last = int(chain[-1])
+            return last + int(struct.unpack_from(f"{cur.order}I", data, last)[0])
         unpack = struct.Struct(f"{cur.order}I").unpack_from
         starts: list[int] = []
         pos = self.value_start

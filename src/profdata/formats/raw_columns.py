@@ -45,8 +45,8 @@ from profdata.formats.raw_layout import (
     raw_layout,
     sections,
 )
-from profdata.formats.raw_values import scan_blobs
-from profdata.model.instr import InstrProfile, spans
+from profdata.formats.raw_values import chain_starts, scan_blobs
+from profdata.model.instr import InstrProfile, distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 
 Ints = npt.NDArray[np.int64]
@@ -291,7 +291,7 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
     known = pointers != 0
     addresses, first = np.unique(pointers[known], return_index=True)
     refs = data["name_ref"].astype(np.uint64)[known][first]
-    values = np.unique(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
+    values = distinct(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
     address_ids = np.searchsorted(values, refs).astype(np.int64)
     unknown = int(np.searchsorted(values, np.uint64(0)))
     bits = 0
@@ -314,25 +314,33 @@ def _value_shape(
     """The blobs' rows, read from the (checked) shape profile, and where value data ends."""
     blob_records = np.flatnonzero((data["num_value_sites"] != 0).any(axis=1)).astype(np.int64)
     unpack = struct.Struct(f"{cur.order}I").unpack_from
-    starts: list[int] = []
-    pos = value_start
-    for _ in range(len(blob_records)):
-        starts.append(pos)
-        pos += unpack(cur.data, pos)[0]
-    found = scan_blobs(cur, np.array(starts, dtype=np.int64))
+    begin = chain_starts(cur, value_start, len(blob_records))
+    if begin is None:
+        starts: list[int] = []
+        pos = value_start
+        for _ in range(len(blob_records)):
+            starts.append(pos)
+            pos += unpack(cur.data, pos)[0]
+        begin = np.array(starts, dtype=np.int64)
+    else:
+        pos = int(begin[-1]) + unpack(cur.data, int(begin[-1]))[0]
+    found = scan_blobs(cur, begin)
     if len(found.bad):
         return None
-    nblobs = len(starts)
+    nblobs = len(begin)
     rows_per_blob = np.bincount(found.blob, minlength=nblobs)
     first_row = np.cumsum(rows_per_blob) - rows_per_blob
     ordinal = np.arange(len(found.blob)) - first_row[found.blob]
     row_end = found.values_at + 16 * found.num_values
     last_row = np.where(rows_per_blob > 0, first_row + rows_per_blob - 1, -1)
-    begin = np.array(starts, dtype=np.int64)
     ends = np.where(last_row >= 0, row_end[np.maximum(last_row, 0)], begin + 8)
     if not np.array_equal(ends - begin, np.diff(np.append(begin, pos))):
         return None  # slack inside a blob: rare enough to leave to the reader
-    kinds = np.array([unpack(cur.data, s + 4)[0] for s in starts], dtype=np.int64)
+    if value_start % 4 == 0:
+        u32 = np.frombuffer(cur.data, dtype=f"{cur.order}u4", count=len(cur.data) // 4)
+        kinds = u32[(begin + 4) // 4].astype(np.int64)
+    else:
+        kinds = np.array([unpack(cur.data, s + 4)[0] for s in begin.tolist()], dtype=np.int64)
     same_blob = found.blob[1:] == found.blob[:-1]
     if bool(np.any(same_blob & (found.kind[1:] <= found.kind[:-1]))):
         return None  # a kind twice in one blob: the reader merges those sites

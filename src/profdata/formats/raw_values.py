@@ -51,6 +51,34 @@ class ValueRecords:
     bad: Ints
 
 
+def chain_starts(cur: ByteReader, start: int, count: int) -> Ints | None:
+    """The starts of ``count`` chained blobs from ``start``, found without a Python loop;
+    None when that cannot be settled so (the caller then walks the chain).
+
+    A blob begins with ``TotalSize`` (a multiple of 8 and at least 16 when it
+    holds a kind record) and ``NumValueKinds`` (1 to 3): every word that looks
+    so is a candidate.  The candidates are the chain exactly when the first is
+    ``start``, each one's size leads to the next and there are ``count`` of
+    them: a missing or extra candidate breaks that.
+    """
+    size = cur.end
+    if count == 0 or start % 4 or size - start < 8 * count:
+        return None
+    words = (size - start) // 8
+    u32 = np.frombuffer(cur.data, dtype=f"{cur.order}u4", offset=start, count=2 * words)
+    total = u32[0::2]
+    kinds = u32[1::2].astype(np.int64)
+    maybe = np.flatnonzero(((total & 7) == 0) & (total >= 16) & (kinds >= 1) & (kinds <= 3))
+    if len(maybe) != count or maybe[0] != 0:
+        return None
+    sizes = total[maybe].astype(np.int64)
+    at = maybe * 8
+    if not np.array_equal(at[1:], at[:-1] + sizes[:-1]) or int(at[-1] + sizes[-1]) > size - start:
+        return None
+    result: Ints = at + start
+    return result
+
+
 def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
     """Read the kind records of the blobs at ``starts`` (their sizes already checked).
 

@@ -211,13 +211,16 @@ class FastMerge:
             return None
         remap = self.options.remapping
         names = [remap.get(n, n) for n in shape.names] if remap else shape.names
-        if len(set(zip(names, shape.hashes.tolist(), strict=True))) < len(names):
-            return None  # a (name, hash) twice: the record-by-record merge folds those
-        known = np.array([bool(n) and n == o for n, o in zip(names, shape.names, strict=True)])
         name_hashes = shape.name_refs.copy()
-        if not known.all():
-            redo = np.flatnonzero(~known)
-            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo.tolist()])
+        if remap:  # renamed, or "" where the file has no name: hashed from the name used
+            pairs = zip(names, shape.names, strict=True)
+            redo = [i for i, (n, o) in enumerate(pairs) if not n or n != o]
+        else:
+            redo = [i for i, n in enumerate(names) if not n]
+        if redo:
+            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
+        if _has_pair_twice(name_hashes, shape.hashes):
+            return None  # a (name, hash) twice: the record-by-record merge folds those
         lengths = shape.lengths
         starts = np.cumsum(lengths) - lengths
         return _Group(shape, names, name_hashes, starts)
@@ -546,6 +549,16 @@ class _Tagged(Reporter):
                     diagnostic.kind, diagnostic.source, diagnostic.function, first
                 )
             reporter.emit(diagnostic)
+
+
+def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:
+    """Whether two records share name and function hash, told by their name hashes (MD5
+    collisions only ever make this say yes, which takes the safe, record-by-record way)."""
+    if len(hashes) < 2:
+        return False
+    order = np.lexsort((hashes, name_hashes))
+    a, b = name_hashes[order], hashes[order]
+    return bool(np.any((a[1:] == a[:-1]) & (b[1:] == b[:-1])))
 
 
 # -- value sites ---------------------------------------------------------------------
