@@ -263,7 +263,11 @@ def _sorted_bytewise(encoded: list[bytes], candidates: Ints) -> Ints:
     keys = [encoded[i] for i in candidates.tolist()]
     longest = max(map(len, keys), default=0)
     if longest * len(keys) <= _MAX_SORT_BYTES and b"\x00" not in b"".join(keys):
-        return candidates[np.argsort(np.array(keys, dtype=f"S{max(longest, 1)}"), kind="stable")]
+        # NUL-padded to whole words, the names compare as big-endian u64 columns, which
+        # lexsort orders about twice as fast as it sorts the byte strings themselves
+        width = max(-(-longest // 8), 1)
+        table = np.array(keys, dtype=f"S{8 * width}").view(">u8").reshape(len(keys), width)
+        return candidates[np.lexsort(table.T[::-1])]
     return candidates[sorted(range(len(keys)), key=keys.__getitem__)]
 
 

@@ -143,6 +143,14 @@ class _CallTargets:
         pending = np.flatnonzero(inside)
         bucket = (rel[pending] >> np.uint64(self.bucket_bits)).astype(np.int64)
         index, end = self.buckets[bucket], self.buckets[bucket + 1]
+        # the first probe of every target at once: most hit (a bucket holds about one address)
+        probe = np.minimum(index, len(self.addresses) - 1)
+        found = self.addresses[probe]
+        want = local[pending]
+        hit = (found == want) & (index < end)
+        result[pending[hit]] = self.address_ids[probe[hit]]
+        more = ~hit & (found < want) & (index + 1 < end)
+        pending, index, end = pending[more], index[more] + 1, end[more]
         while len(pending):
             live = index < end
             pending, index, end = pending[live], index[live], end[live]
