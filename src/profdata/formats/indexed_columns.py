@@ -107,6 +107,8 @@ class BulkRecords:
     value_at: Ints
     item_end: Ints  # the end of each record's item data
     data: memoryview  # the file, which the offsets index
+    #: the kind records of every ValueProfData, ``blob`` a record index (None: not kept)
+    value_rows: ValueRecords | None = None
 
     def records(self) -> list[InstrRecord]:
         """The records; like item-by-item decoding, their counters are views of the file."""
@@ -149,6 +151,7 @@ def decode_bulk(
         return None
     end = begin + size
     steps: list[tuple[Ints, npt.NDArray[np.uint64], Ints, Ints, Ints, Ints, Ints]] = []
+    rows: list[ValueRecords] = []  # each step's kind records, blob indexing its records
     live = np.flatnonzero(size > 0)
     if not layout.has_num_counts:
         if bool(np.any(size == 8)):
@@ -188,6 +191,7 @@ def decode_bulk(
                 return None
             value_at = np.where(found[0] - pos > 8, pos, -1)
             pos = found[0]
+            rows.append(found[1])
         steps.append((live, head[:, 0], counts_at, num_counts, bitmap_at, num_bitmap, value_at))
         more = pos < stop
         live, pos = live[more], pos[more]
@@ -212,8 +216,10 @@ def decode_bulk(
     counts = gather_counts(words, starts, lengths)
     counts.flags.writeable = False  # like the zero-copy views of item-by-item decoding
     columns = RecordColumns(names, hashes, counts, lengths)
+    # with one record per item, the first step's records are all records in order
+    value_rows = rows[0] if len(rows) == 1 and len(steps) == 1 else None
     return BulkRecords(
-        columns, item_of, starts, bitmap_at, num_bitmap, value_at, end[item_of], data
+        columns, item_of, starts, bitmap_at, num_bitmap, value_at, end[item_of], data, value_rows
     )
 
 

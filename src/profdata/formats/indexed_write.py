@@ -57,7 +57,7 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import ENCODING, ERRORS, md5_hashes, name_bytes
+from profdata.model.names import md5_hashes, name_bytes, names_bytes
 from profdata.model.record_table import (
     RecordTable,
     ValueColumns,
@@ -205,7 +205,7 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     keep = None
     if sparse:
         keep = np.bincount(gid, weights=table.has_data(), minlength=len(groups)) > 0
-    encoded = _encode_names(groups)
+    encoded = names_bytes(groups)
     insertion = _insertion_order(encoded, keep, release)
     if table.name_hashes is not None:
         name_hash = table.name_hashes[by_group[group_start]]
@@ -243,14 +243,6 @@ def _check_unique(
             f"{names[index]!r} has several records; "
             f"indexed version {lay.version} holds one per name"
         )
-
-
-def _encode_names(names: list[str]) -> list[bytes]:
-    """Every name's bytes: encoded at once, joined by NUL, when no name holds a NUL."""
-    joined = "\x00".join(names)
-    if joined.count("\x00") == max(len(names) - 1, 0):
-        return joined.encode(ENCODING, ERRORS).split(b"\x00") if names else []
-    return [name_bytes(name) for name in names]
 
 
 def _sorted_bytewise(encoded: list[bytes], candidates: Ints) -> Ints:
