@@ -479,8 +479,12 @@ class FastMerge:
         vals = state.values
         sites = vals.keys >> shape.id_bits
         ids = vals.keys & ((1 << shape.id_bits) - 1)
-        tie = vals.ranks if vals.ranks is not None else ids
-        by_count = np.lexsort((tie, _U64_MAX - vals.counts, sites))
+        # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
+        # counts keep their ids' order with no third key to sort by
+        sort_keys: list[npt.NDArray[np.integer]] = [_U64_MAX - vals.counts, sites]
+        if vals.ranks is not None:
+            sort_keys.insert(0, vals.ranks)
+        by_count = np.lexsort(sort_keys)
         sites, ids, counts = sites[by_count], ids[by_count], vals.counts[by_count]
         vshape = shape.values
         rows = vshape.row_sites > 0
