@@ -6,6 +6,12 @@ ULEB against the width of its C++ type: a count of records is a ``uint32_t``)
 and the writer ``SampleProfileWriterBinary``.  The summary and name-table
 pieces are shared with the extensible binary format, which reuses them.
 
+The profiles are read by walking their pre-decoded ULEB128 numbers
+(:mod:`profdata.formats.sample_body`); :func:`read_body` is the field-by-field
+reader that takes over when that walk meets a fault, so that the error is
+located where LLVM finds it.  Writers collect the numbers and encode them
+in one pass.
+
 Errors carry LLVM's message (``Truncated profile data``, ``Malformed sample
 profile data``, ``Truncated function name table``, ``Unsupported sample
 profile format version``) and the offset and field of the fault.
@@ -24,6 +30,9 @@ from profdata.errors import (
     UnsupportedVersionError,
 )
 from profdata.formats._binary import ByteReader, ByteWriter
+from profdata.formats._collector import collector_paused
+from profdata.formats._uleb import decode_run, encode_run
+from profdata.formats.sample_body import BodyEncoder, read_profiles
 from profdata.formats.sample_registry import ORDER_BINARY, SampleFormat, register
 from profdata.model.names import name_bytes, name_str
 from profdata.model.sample import (
@@ -118,22 +127,33 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
 
 
 def read_strings(cur: ByteReader, count: int, field: str) -> list[str]:
-    """``readString`` ``count`` times: each name runs to a NUL inside the data."""
-    blob = bytes(cur.data[cur.pos : cur.end])
-    names: list[str] = []
-    at = 0
-    for _ in range(count):
-        nul = blob.find(b"\0", at)
-        if nul < 0:
-            cur.pos += at
-            cur.fail(
-                SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
-                field=field, llvm_message=MSG_TRUNCATED,
-            )  # fmt: skip
-        names.append(name_str(blob[at:nul]))
-        at = nul + 1
-    cur.pos += at
-    return names
+    """``readString`` ``count`` times: each name runs to a NUL inside the data.
+
+    Only the bytes up to the last name are copied, in growing windows.
+    """
+    if count <= 0:
+        return []
+    data = cur.data
+    pos = cur.pos
+    end = cur.end
+    window = 64 * count
+    while True:
+        stop = min(end, pos + window)
+        blob = bytes(data[pos:stop])
+        if stop == end or blob.count(b"\0") >= count:
+            break
+        window *= 4
+    parts = blob.split(b"\0", count)
+    if len(parts) <= count:
+        cur.pos += blob.rfind(b"\0") + 1
+        cur.fail(
+            SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
+            field=field, llvm_message=MSG_TRUNCATED,
+        )  # fmt: skip
+    used = len(blob) - len(parts[-1])
+    cur.pos += used
+    # NUL is a whole character in UTF-8, so decoding once and splitting names the same.
+    return name_str(blob[: used - 1]).split("\0")
 
 
 def read_magic(cur: ByteReader, fmt: int) -> None:
@@ -267,22 +287,34 @@ def read_body(
         trailer(cur, fs)
 
 
-def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
-    """Read an ``SPF_Binary`` profile; the summary is the one stored in the file."""
+def read(
+    data: bytes | memoryview, path: str | None, release: Release, *, checked: bool = False
+) -> SampleProfile:
+    """Read an ``SPF_Binary`` profile; the summary is the one stored in the file.
+
+    The profiles are walked over their pre-decoded numbers unless ``checked``
+    (or that walk finds a fault), and then read field by field through the cursor.
+    """
     cur = ByteReader(data, path=path)
     read_magic(cur, SPF_BINARY)
     summary = read_summary(cur)
     names = read_name_table(cur)
-    profile = SampleProfile(format="binary", summary=summary)
-    profiles = profile.profiles
-    while cur.remaining > 0:
-        head = read_number(cur, "head_samples")
-        context = SampleContext(read_name_index(cur, names, "function_name_index"))
-        fs = profiles.get(context)
-        if fs is None:
-            fs = profiles[context] = FunctionSamples(context)
-        fs.add_head_samples(head)
-        read_body(cur, fs, names, release)
+    with collector_paused():
+        profile = SampleProfile(format="binary", summary=summary)
+        if not checked:
+            run = decode_run(cur.data, cur.pos, cur.end)
+            if read_profiles(run, cur.end, names, release, profile.profiles):
+                return profile
+            profile = SampleProfile(format="binary", summary=summary)
+        profiles = profile.profiles
+        while cur.remaining > 0:
+            head = read_number(cur, "head_samples")
+            context = SampleContext(read_name_index(cur, names, "function_name_index"))
+            fs = profiles.get(context)
+            if fs is None:
+                fs = profiles[context] = FunctionSamples(context)
+            fs.add_head_samples(head)
+            read_body(cur, fs, names, release)
     return profile
 
 
@@ -303,7 +335,8 @@ def collect_names(profiles: Iterable[FunctionSamples], md5: bool = False) -> lis
 
     def add(fs: FunctionSamples) -> None:
         for record in fs.body_samples.values():
-            seen.update(record.call_targets)
+            if record.call_targets:
+                seen.update(record.call_targets)
         for callees in fs.callsite_samples.values():
             for callee in callees.values():
                 seen.add(callee.name)
@@ -341,42 +374,13 @@ def write_name_table(out: ByteWriter, names: list[str]) -> dict[str, int]:
     return {name: i for i, name in enumerate(names)}
 
 
-BodyHead = Callable[[ByteWriter, FunctionSamples], None]
-
-
 def write_body(
     out: ByteWriter, fs: FunctionSamples, index: dict[str, int], md5: bool = False
 ) -> None:
-    """``writeBody``: name index, samples, body records, callees (recursively)."""
-
-    def head(out: ByteWriter, fs: FunctionSamples) -> None:
-        out.uleb128(index[fs.name])
-
-    write_body_with(out, fs, index, md5, head)
-
-
-def write_body_with(
-    out: ByteWriter, fs: FunctionSamples, index: dict[str, int], md5: bool, head: BodyHead
-) -> None:
-    """``writeBody`` behind a caller-chosen head, as ExtBinary names a function by its context."""
-    uleb = out.uleb128
-    head(out, fs)
-    uleb(fs.total_samples)
-    uleb(len(fs.body_samples))
-    for loc, record in fs.sorted_body():
-        uleb(loc.line_offset)
-        uleb(loc.discriminator)
-        uleb(record.samples)
-        uleb(len(record.call_targets))
-        for target, count in record.sorted_call_targets(md5):
-            uleb(index[target])
-            uleb(count)
-    callsites = fs.sorted_callsites(md5)
-    uleb(len(callsites))
-    for loc, callee in callsites:
-        uleb(loc.line_offset)
-        uleb(loc.discriminator)
-        write_body_with(out, callee, index, md5, head)
+    """``writeBody`` of one profile: name index, samples, body records, callees."""
+    encoder = BodyEncoder(index, md5, lambda fs: index[fs.name])
+    encoder.body(fs)
+    out.bytes(encode_run(encoder.values)[0])
 
 
 def write(
@@ -395,9 +399,9 @@ def write(
     summary = summarize_profile(profile, skip_duplicated=skip_duplicated_into_base)
     write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
-    for fs in sort_func_profiles(profile.profiles.values(), md5_names):
-        out.uleb128(fs.head_samples)
-        write_body(out, fs, index, md5_names)
+    encoder = BodyEncoder(index, md5_names, lambda fs: index[fs.name])
+    body, _ = encoder.profiles(sort_func_profiles(profile.profiles.values(), md5_names))
+    out.bytes(body)
     return out.getvalue()
 
 

@@ -40,9 +40,9 @@ from profdata.formats.sample_binary import (
     read_number,
     read_summary,
     sp_magic,
-    write_body,
     write_summary,
 )
+from profdata.formats.sample_body import BodyEncoder
 from profdata.formats.sample_registry import ORDER_COMPACT_BINARY, SampleFormat, register
 from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import (
@@ -187,11 +187,12 @@ def write(profile: SampleProfile, release: Release) -> bytes:
         out.uleb128(md5_hash(name))
     index = {name: i for i, name in enumerate(names)}
     table_slot = out.reserve_u64()
-    offsets: list[tuple[int, int]] = []
-    for fs in sort_func_profiles(profile.profiles.values(), md5=False):
-        offsets.append((index[fs.name], len(out)))
-        out.uleb128(fs.head_samples)
-        write_body(out, fs, index)
+    ordered = sort_func_profiles(profile.profiles.values(), md5=False)
+    encoder = BodyEncoder(index, False, lambda fs: index[fs.name])
+    data, starts = encoder.profiles(ordered)
+    base = len(out)
+    offsets = [(index[fs.name], base + at) for fs, at in zip(ordered, starts, strict=True)]
+    out.bytes(data)
     out.patch_u64(table_slot, len(out))
     out.uleb128(len(offsets))
     for name_index, offset in offsets:

@@ -8,6 +8,11 @@ other.  The FuncOffsetTable only serves on-demand loading and is skipped, as
 are section types LLVM does not know.  Names of an MD5 name table become the
 decimal string of the hash (``SampleProfile.is_md5``).
 
+The CS name table, the LBR profiles and the function metadata are walked
+over their pre-decoded ULEB128 numbers (:mod:`profdata.formats.sample_body`);
+when a walk meets a fault the file is read again through the checked cursor,
+which reports it where LLVM does.
+
 :func:`section_info` is ``dumpSectionInfo`` (``show --show-sec-info-only``).
 The writer lives in :mod:`profdata.formats.sample_extbinary_write`.
 """
@@ -26,6 +31,8 @@ from profdata.errors import (
     TruncatedError,
 )
 from profdata.formats._binary import ByteReader
+from profdata.formats._collector import collector_paused
+from profdata.formats._uleb import decode_run
 from profdata.formats.sample_binary import (
     MSG_ILLEGAL_OFFSET,
     MSG_MALFORMED,
@@ -43,6 +50,7 @@ from profdata.formats.sample_binary import (
     read_summary,
     sp_magic,
 )
+from profdata.formats.sample_body import read_profiles
 from profdata.formats.sample_registry import ORDER_EXT_BINARY, SampleFormat, register
 from profdata.model.sample import (
     FunctionSamples,
@@ -144,7 +152,9 @@ def _truncated(cur: ByteReader, field: str, wanted: int, at: int) -> None:
 class _Reader:
     """The state ``SampleProfileReaderExtBinaryBase`` keeps while decoding sections."""
 
-    def __init__(self, data: memoryview, path: str | None, release: Release) -> None:
+    def __init__(
+        self, data: memoryview, path: str | None, release: Release, checked: bool = False
+    ) -> None:
         self.data = data
         self.path = path
         self.release = release
@@ -152,6 +162,10 @@ class _Reader:
         self.contexts: list[SampleContext] = []
         self.profile = SampleProfile(format="extbinary")
         self.has_vtables = False
+        #: read every section through the checked cursor, field by field
+        self.checked = checked
+        #: the pre-decoded walk found a fault: read the file again, checked
+        self.recheck = False
 
     # -- sections ------------------------------------------------------------
     def section(self, entry: SecHdrTableEntry) -> None:
@@ -227,14 +241,21 @@ class _Reader:
             profile.is_md5 = profile.is_md5 or md5
             self.names = self.name_table(cur, md5, entry.has(FLAG_FIXED_LENGTH_MD5))
         elif kind == SecType.CS_NAME_TABLE:
-            self.contexts = self.cs_name_table(cur)
+            contexts = None if self.checked else self.cs_name_table_walk(cur)
+            self.contexts = self.cs_name_table(cur) if contexts is None else contexts
         elif kind == SecType.LBR_PROFILE:
+            if not self.checked:
+                self.recheck = not self.lbr_profiles(cur)
+                cur.pos = cur.end
             while cur.pos < cur.end:
                 self.function_profile(cur)
         elif kind == SecType.FUNC_METADATA:
             probe = entry.has(FLAG_PROBE_BASED)
             profile.is_probe_based = probe
             attributes = entry.has(FLAG_HAS_ATTRIBUTE)
+            if not self.checked:
+                self.recheck = not self.metadata_walk(cur, probe, attributes)
+                cur.pos = cur.end
             while cur.pos < cur.end:
                 context = self.context_from_table(cur)
                 self.metadata(cur, profile.profiles.get(context), probe, attributes)
@@ -263,7 +284,12 @@ class _Reader:
                 field="num_names", at=at, expected=f"<= {cur.remaining}", found=str(size),
                 llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
-        return [str(read_number(cur, "md5_name")) for _ in range(size)]
+        run = decode_run(cur.data, cur.pos, cur.end)
+        if len(run.values) < size:
+            cur.pos = run.position(len(run.values))
+            read_number(cur, "md5_name")  # cut off or wider than 64 bits: fails
+        cur.pos = run.position(size)
+        return [str(value) for value in run.values[:size]]
 
     def cs_name_table(self, cur: ByteReader) -> list[SampleContext]:
         """``readCSNameTableSec``: contexts of (name index, line offset, discriminator)."""
@@ -293,6 +319,44 @@ class _Reader:
                 disc = read_number(cur, "frame_discriminator")
                 frames.append(SampleContextFrame(name, LineLocation(offset, disc)))
             contexts.append(SampleContext.of_frames(frames))
+        return contexts
+
+    def lbr_profiles(self, cur: ByteReader) -> bool:
+        """The section's profiles walked over its pre-decoded numbers (``False`` on a fault)."""
+        run = decode_run(cur.data, cur.pos, cur.end)
+        return read_profiles(
+            run, cur.end, self.names, self.release, self.profile.profiles,
+            contexts=self.contexts if self.profile.is_cs else None,
+            merge_duplicates=self.release.sample_binary_duplicates_merge,
+            vtables=self.has_vtables,
+        )  # fmt: skip
+
+    def cs_name_table_walk(self, cur: ByteReader) -> list[SampleContext] | None:
+        """:meth:`cs_name_table` over pre-decoded numbers; ``None`` on a fault, with the
+        cursor left for :meth:`cs_name_table` to find it."""
+        run = decode_run(cur.data, cur.pos, cur.end)
+        values = run.values
+        names = self.names
+        frame = SampleContextFrame
+        contexts: list[SampleContext] = []
+        try:  # a count past the numbers runs out of them as surely as of bytes
+            i = 1
+            for _ in range(values[0]):
+                num_frames = values[i]
+                i += 1
+                if num_frames > U32:
+                    return None
+                frames: list[SampleContextFrame] = []
+                for _ in range(num_frames):
+                    offset = values[i + 1]
+                    if offset > 0xFFFF:
+                        return None
+                    frames.append(frame(names[values[i]], LineLocation(offset, values[i + 2])))
+                    i += 3
+                contexts.append(SampleContext.of_frames(frames))
+        except IndexError:
+            return None
+        cur.pos = run.position(i)
         return contexts
 
     def context_from_table(self, cur: ByteReader) -> SampleContext:
@@ -363,6 +427,59 @@ class _Reader:
                 inlinee = fs.callee_at(LineLocation(offset & U32, disc & U32), callee.name)
             self.metadata(cur, inlinee, probe, attributes)
 
+    def metadata_walk(self, cur: ByteReader, probe: bool, attributes: bool) -> bool:
+        """The section's metadata over its pre-decoded numbers, as :meth:`metadata` reads
+        it; ``False`` on a fault (the checked cursor reads the file again)."""
+        run = decode_run(cur.data, cur.pos, cur.end)
+        values = run.values
+        count = len(values)
+        complete = run.end == cur.end
+        is_cs = self.profile.is_cs
+        contexts = self.contexts
+        names = self.names
+
+        def context(index: int) -> SampleContext:
+            return contexts[index] if is_cs else SampleContext(names[index])
+
+        def walk(i: int, fs: FunctionSamples | None) -> int:
+            if i >= count:  # at the end of the section an inlinee may go without
+                return i
+            if probe:
+                if fs is not None:
+                    fs.function_hash = values[i]
+                i += 1
+            if attributes:
+                value = values[i]
+                i += 1
+                if value > U32:
+                    return -1
+                if fs is not None:
+                    fs.attributes = value
+            if is_cs:
+                return i
+            num_callsites = values[i]
+            i += 1
+            if num_callsites > U32:
+                return -1
+            for _ in range(num_callsites):
+                loc = LineLocation(values[i] & U32, values[i + 1] & U32)
+                name = context(values[i + 2]).name
+                i = walk(i + 3, fs.callee_at(loc, name) if fs is not None else None)
+                if i < 0:
+                    return -1
+            return i
+
+        profiles = self.profile.profiles
+        i = 0
+        try:
+            while i < count:
+                i = walk(i + 1, profiles.get(context(values[i])))
+                if i < 0:
+                    return False
+        except IndexError:
+            return False
+        return complete
+
     def symbol_list(self, cur: ByteReader) -> None:
         """``ProfileSymbolList::read``: NUL-terminated names filling the section."""
         blob = bytes(cur.data[cur.pos : cur.end])
@@ -379,14 +496,23 @@ class _Reader:
         self.profile.symbol_list = tuple(known)
 
 
-def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
-    """Read an ``SPF_Ext_Binary`` profile; sections in table order, empty ones skipped."""
+def read(
+    data: bytes | memoryview, path: str | None, release: Release, *, checked: bool = False
+) -> SampleProfile:
+    """Read an ``SPF_Ext_Binary`` profile; sections in table order, empty ones skipped.
+
+    LBR profiles are walked over their pre-decoded numbers unless ``checked``;
+    when that walk finds a fault the whole file is read again, ``checked``.
+    """
     view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
     table = read_section_table(ByteReader(view, path=path))
-    reader = _Reader(view, path, release)
-    for entry in table:
-        if entry.size:
-            reader.section(entry)
+    with collector_paused():
+        reader = _Reader(view, path, release, checked)
+        for entry in table:
+            if entry.size:
+                reader.section(entry)
+                if reader.recheck:
+                    return read(view, path, release, checked=True)
     return reader.profile
 
 

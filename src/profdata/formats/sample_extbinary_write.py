@@ -21,13 +21,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from profdata.formats._binary import ByteWriter
+from profdata.formats._uleb import encode_run
 from profdata.formats.sample_binary import (
     SPF_EXT_BINARY,
     VERSION,
     sp_magic,
-    write_body_with,
     write_summary,
 )
+from profdata.formats.sample_body import BodyEncoder
 from profdata.formats.sample_extbinary import (
     FLAG_COMPRESS,
     FLAG_FIXED_LENGTH_MD5,
@@ -126,7 +127,8 @@ class _Writer:
 
         def add_names(fs: FunctionSamples) -> None:
             for record in fs.body_samples.values():
-                names.update(record.call_targets)
+                if record.call_targets:
+                    names.update(record.call_targets)
             for callees in fs.callsite_samples.values():
                 for callee in callees.values():
                     names.add(callee.name)
@@ -149,12 +151,12 @@ class _Writer:
         numbered = not self.options.split_layout
         self.context_index = {c: i if numbered else 0 for i, c in enumerate(cs_ordered)}
 
-    def context_idx(self, out: ByteWriter, context: SampleContext) -> None:
-        """``writeContextIdx``: a CS name table index for contexts, else a name index."""
+    def context_number(self, context: SampleContext) -> int:
+        """What ``writeContextIdx`` writes: a CS name table index for contexts, else a name
+        index."""
         if context.frames:
-            out.uleb128(self.context_index[context])
-        else:
-            out.uleb128(self.name_index[context.name])
+            return self.context_index[context]
+        return self.name_index[context.name]
 
     def name_table(self, out: ByteWriter) -> None:
         """``writeNameTableSection``: strings (uniq flag if any has the suffix) or MD5s."""
@@ -174,29 +176,24 @@ class _Writer:
 
     def cs_name_table(self, out: ByteWriter) -> None:
         """``writeCSNameTableSection``: the sorted contexts, frames with their locations."""
-        out.uleb128(len(self.context_index))
+        values = [len(self.context_index)]
         for context in self.context_index:
-            out.uleb128(len(context.frames))
+            values.append(len(context.frames))
             for frame in context.frames:
-                out.uleb128(self.name_index[frame.function])
-                out.uleb128(frame.location.line_offset)
-                out.uleb128(frame.location.discriminator)
+                values.append(self.name_index[frame.function])
+                values.extend(frame.location)
+        out.bytes(encode_run(values)[0])
 
     # -- profiles ------------------------------------------------------------
-    def body(self, out: ByteWriter, fs: FunctionSamples) -> None:
-        """``writeBody``: the context, samples, body records, then inlinees."""
-
-        def head(out: ByteWriter, fs: FunctionSamples) -> None:
-            self.context_idx(out, fs.context)
-
-        write_body_with(out, fs, self.name_index, self.md5, head)
-
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
-        for fs in sort_func_profiles(profiles, self.md5):
-            self.func_offsets.append((fs.context, len(out)))
-            out.uleb128(fs.head_samples)
-            self.body(out, fs)
+        ordered = sort_func_profiles(profiles, self.md5)
+        encoder = BodyEncoder(self.name_index, self.md5, lambda fs: self.context_number(fs.context))
+        data, offsets = encoder.profiles(ordered)
+        base = len(out)
+        pairs = zip(ordered, offsets, strict=True)
+        self.func_offsets.extend((fs.context, base + at) for fs, at in pairs)
+        out.bytes(data)
 
     def func_offset_table(self, out: ByteWriter) -> None:
         """``writeFuncOffsetTable``: write order, or context order (and Ordered) for CS."""
@@ -205,27 +202,26 @@ class _Writer:
             md5 = self.md5
             entries = sorted(entries, key=lambda e: context_key(e[0], md5))
             self.add_flag(SecType.FUNC_OFFSET_TABLE, FLAG_ORDERED)
-        out.uleb128(len(entries))
+        values = [len(entries)]
         for context, offset in entries:
-            self.context_idx(out, context)
-            out.uleb128(offset)
+            values.extend((self.context_number(context), offset))
+        out.bytes(encode_run(values)[0])
         self.func_offsets = []
 
-    def metadata(self, out: ByteWriter, fs: FunctionSamples) -> None:
+    def metadata(self, values: list[int], fs: FunctionSamples) -> None:
         """``writeFuncMetadata`` of one profile (inlinees recursively unless CS)."""
         profile = self.profile
-        self.context_idx(out, fs.context)
+        values.append(self.context_number(fs.context))
         if profile.is_probe_based:
-            out.uleb128(fs.function_hash)
+            values.append(fs.function_hash)
         if profile.is_cs or profile.is_preinlined:
-            out.uleb128(fs.attributes)
+            values.append(fs.attributes)
         if not profile.is_cs:
             callsites = fs.sorted_callsites(self.md5)
-            out.uleb128(len(callsites))
+            values.append(len(callsites))
             for loc, callee in callsites:
-                out.uleb128(loc.line_offset)
-                out.uleb128(loc.discriminator)
-                self.metadata(out, callee)
+                values.extend(loc)
+                self.metadata(values, callee)
 
     # -- sections ------------------------------------------------------------
     def section(
@@ -267,8 +263,10 @@ class _Writer:
         elif kind == SecType.FUNC_METADATA and (
             profile.is_probe_based or profile.is_cs or profile.is_preinlined
         ):
+            values: list[int] = []
             for fs in map_order:
-                self.metadata(out, fs)
+                self.metadata(values, fs)
+            out.bytes(encode_run(values)[0])
         data = out.getvalue()
         if self.flags[index] & FLAG_COMPRESS and data:
             packed = zlib.compress(data, 9)

@@ -1,0 +1,128 @@
+"""ULEB128 runs decoded and encoded in one numpy pass.
+
+The sample binary formats store everything after their name tables as
+ULEB128 numbers (``sample-binary.md`` §2-§5): about one number per byte.
+Decoding them one Python call at a time dominated reading, so a reader
+decodes a whole run here first and walks the resulting list of ints.  This
+module does not judge the numbers: a value too wide for 64 bits ends the
+run and trailing bytes without a terminator are left over, so that the
+reader's own bounds-checked path reports the fault at its byte with its
+usual message.
+"""
+
+from __future__ import annotations
+
+from array import array
+from dataclasses import dataclass
+
+import numpy as np
+
+U64 = (1 << 64) - 1
+#: a ULEB128 of at most this many bytes holds 63 bits, one more byte the 64th
+_NUMPY_MAX_BYTES = 9
+
+
+@dataclass(frozen=True, slots=True)
+class UlebRun:
+    """The complete, 64-bit ULEB128 numbers at the start of a byte range."""
+
+    values: list[int]
+    #: position of each number's first byte, in the caller's buffer
+    starts: np.ndarray
+    #: position just after the last complete number (the range start if there is none)
+    end: int
+
+    def position(self, index: int) -> int:
+        """Where number ``index`` starts (``end`` when ``index`` is past the complete ones)."""
+        if index < len(self.values):
+            return int(self.starts[index])
+        return self.end
+
+
+def _slow_value(raw: bytes) -> int:
+    """A long number as ``readNumber`` accumulates it (``U64 + 1`` once bits overflow)."""
+    value = shift = 0
+    for byte in raw:
+        if shift < 64:
+            value |= (byte & 0x7F) << shift
+        elif byte & 0x7F:
+            value = U64 + 1
+        shift += 7
+    return value
+
+
+def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
+    """Decode every terminated ULEB128 in ``data[start:end]``."""
+    raw = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
+    ends = np.flatnonzero(raw < 0x80)
+    if not len(ends):
+        return UlebRun([], np.zeros(0, dtype=np.int64), start)
+    firsts = np.empty(len(ends), dtype=np.int64)
+    firsts[0] = 0
+    firsts[1:] = ends[:-1] + 1
+    lengths = ends - firsts + 1
+    values_arr = (raw[firsts] & 0x7F).astype(np.uint64)
+    longest = min(int(lengths.max()), _NUMPY_MAX_BYTES)
+    for k in range(1, longest):
+        sel = np.flatnonzero(lengths > k)
+        part = (raw[firsts[sel] + k] & 0x7F).astype(np.uint64)
+        values_arr[sel] |= part << np.uint64(7 * k)
+    top = np.flatnonzero(lengths == _NUMPY_MAX_BYTES + 1)
+    if len(top):
+        part = (raw[firsts[top] + _NUMPY_MAX_BYTES] & 0x7F).astype(np.uint64)
+        values_arr[top] |= part << np.uint64(63)
+        wide = top[part > 1]
+    else:
+        wide = top
+    longer = np.flatnonzero(lengths > _NUMPY_MAX_BYTES + 1)
+    values: list[int] = values_arr.tolist()
+    count = len(values)
+    for index in sorted([*wide.tolist(), *longer.tolist()]):
+        lo = int(firsts[index])
+        value = _slow_value(bytes(raw[lo : lo + int(lengths[index])]))
+        if value > U64:
+            count = index
+            del values[index:]
+            break
+        values[index] = value
+    starts = firsts[:count] + start
+    run_end = int(ends[count - 1]) + 1 + start if count else start
+    return UlebRun(values, starts, run_end)
+
+
+def _encode_scalar(values: list[int]) -> tuple[bytes, np.ndarray]:
+    """:func:`encode_run` of numbers numpy cannot hold, as ``encodeULEB128`` writes them."""
+    out = bytearray()
+    starts: list[int] = []
+    for value in values:
+        starts.append(len(out))
+        while value > 0x7F:
+            out.append(value & 0x7F | 0x80)
+            value >>= 7
+        out.append(value)
+    return bytes(out), np.array(starts, dtype=np.int64)
+
+
+def encode_run(values: list[int]) -> tuple[bytes, np.ndarray]:
+    """The ULEB128 bytes of ``values`` and where each number starts."""
+    if not values:
+        return b"", np.zeros(0, dtype=np.int64)
+    try:
+        arr = np.frombuffer(array("Q", values), dtype=np.uint64)
+    except OverflowError:  # a negative or wider than 64 bits
+        return _encode_scalar(values)
+    nbytes = np.ones(len(arr), dtype=np.int64)
+    for k in range(1, 10):
+        nbytes += arr >= np.uint64(1 << (7 * k))
+    ends = np.cumsum(nbytes)
+    starts = ends - nbytes
+    out = np.empty(int(ends[-1]), dtype=np.uint8)
+    out[starts] = arr & np.uint64(0x7F)
+    sel = np.flatnonzero(nbytes > 1)
+    k = 1
+    while len(sel):
+        out[starts[sel] + k - 1] |= 0x80
+        out[starts[sel] + k] = (arr[sel] >> np.uint64(7 * k)) & np.uint64(0x7F)
+        k += 1
+        sel = sel[nbytes[sel] > k]
+    return out.tobytes(), starts
