@@ -20,7 +20,7 @@ half read by one path and finished by the other.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Sequence, Set
 
 from profdata.formats._uleb import UlebRun, encode_run
 from profdata.model.sample import (
@@ -188,6 +188,88 @@ def read_profiles(
     except IndexError:  # a number or a table entry the checked cursor will find missing
         return False
     return run.end == end
+
+
+def function_spans(
+    run: UlebRun,
+    end: int,
+    num_names: int,
+    num_contexts: int,
+    wanted: Set[int],
+    vtables: bool = False,
+) -> list[tuple[int, int]] | None:
+    """Where the functions whose context index is in ``wanted`` lie in ``run`` (number
+    ranges, in file order), after checking every function as :func:`read_profiles`
+    would read it but without building any; ``None`` when that read could fault or
+    take an unusual turn (a line offset past 16 bits, which LLVM 14-19 read on from).
+
+    ``num_contexts`` is the size of the table function contexts index (the CS
+    name table or the name table).
+    """
+    values = run.values
+    count = len(values)
+
+    def body(i: int) -> int:
+        num_records = values[i + 1]
+        i += 2
+        if num_records > U32:
+            return -1
+        for _ in range(num_records):
+            if values[i] > 0xFFFF:
+                return -1
+            num_calls = values[i + 3]
+            i += 4
+            if num_calls:
+                stop = i + 2 * num_calls
+                if num_calls > U32 or stop > count or max(values[i:stop:2]) >= num_names:
+                    return -1
+                i = stop
+        num_callsites = values[i]
+        i += 1
+        if num_callsites:
+            if num_callsites > U32:
+                return -1
+            for _ in range(num_callsites):
+                if values[i + 2] >= num_names:
+                    return -1
+                i = body(i + 3)
+                if i < 0:
+                    return -1
+        return vtable_profile(i) if vtables else i
+
+    def vtable_profile(i: int) -> int:
+        num_sites = values[i]
+        i += 1
+        if num_sites > U32:
+            return -1
+        for _ in range(num_sites):
+            num_types = values[i + 2]
+            if values[i] > 0xFFFF or num_types > U32:
+                return -1
+            i += 3
+            if num_types:
+                stop = i + 2 * num_types
+                if stop > count or max(values[i:stop:2]) >= num_names:
+                    return -1
+                i = stop
+        return i
+
+    spans: list[tuple[int, int]] = []
+    i = 0
+    try:
+        while i < count:
+            start = i
+            context = values[i + 1]
+            if context >= num_contexts:
+                return None
+            i = body(i + 2)
+            if i < 0:
+                return None
+            if context in wanted:
+                spans.append((start, i))
+    except (IndexError, RecursionError):  # the full read finds what is missing
+        return None
+    return spans if run.end == end else None
 
 
 # -- writing -------------------------------------------------------------------

@@ -13,6 +13,9 @@ over their pre-decoded ULEB128 numbers (:mod:`profdata.formats.sample_body`);
 when a walk meets a fault the file is read again through the checked cursor,
 which reports it where LLVM does.
 
+:func:`read_named` serves ``show --function``: every section as :func:`read`
+reads it, but only the named functions built (the others checked, not built).
+
 :func:`section_info` is ``dumpSectionInfo`` (``show --show-sec-info-only``).
 The writer lives in :mod:`profdata.formats.sample_extbinary_write`.
 """
@@ -20,19 +23,21 @@ The writer lives in :mod:`profdata.formats.sample_extbinary_write`.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from enum import IntEnum
 
 from profdata.errors import (
     DecompressionError,
     MalformedError,
+    ProfdataError,
     SampleMalformedError,
     SampleTruncatedError,
     TruncatedError,
 )
 from profdata.formats._binary import ByteReader
 from profdata.formats._collector import collector_paused
-from profdata.formats._uleb import decode_run
+from profdata.formats._uleb import UlebRun, decode_run
 from profdata.formats.sample_binary import (
     MSG_ILLEGAL_OFFSET,
     MSG_MALFORMED,
@@ -50,7 +55,7 @@ from profdata.formats.sample_binary import (
     read_summary,
     sp_magic,
 )
-from profdata.formats.sample_body import read_profiles
+from profdata.formats.sample_body import function_spans, read_profiles
 from profdata.formats.sample_registry import ORDER_EXT_BINARY, SampleFormat, register
 from profdata.model.sample import (
     FunctionSamples,
@@ -513,6 +518,76 @@ def read(
                 reader.section(entry)
                 if reader.recheck:
                     return read(view, path, release, checked=True)
+    return reader.profile
+
+
+class _NamedReader(_Reader):
+    """A :class:`_Reader` that builds only the function profiles whose plain context
+    is one of ``wanted``.
+
+    llvm-profdata reads every function (with no module it skips the
+    FuncOffsetTable, ``readOneSection``), so a fault anywhere in the LBR
+    profiles is its error even when another function is asked for.  The
+    other functions are therefore still walked, by :func:`function_spans`,
+    which checks them without building them and gives up (``recheck``) on
+    anything the full read's walk could treat differently.
+    """
+
+    def __init__(
+        self, data: memoryview, path: str | None, release: Release, wanted: frozenset[str]
+    ) -> None:
+        super().__init__(data, path, release)
+        self.wanted = wanted
+
+    def lbr_profiles(self, cur: ByteReader) -> bool:
+        run = decode_run(cur.data, cur.pos, cur.end)
+        names = self.names
+        profile = self.profile
+        contexts = self.contexts
+        if profile.is_cs:  # a plain name is never equal to a calling context
+            size = len(contexts)
+            wanted = {i for i, c in enumerate(contexts) if not c.frames and c.name in self.wanted}
+        else:
+            size = len(names)
+            wanted = {i for i, name in enumerate(names) if name in self.wanted}
+        spans = function_spans(run, cur.end, len(names), size, wanted, self.has_vtables)
+        if spans is None:
+            return False
+        for start, stop in spans:
+            one = UlebRun(run.values[start:stop], run.starts[start:stop], run.position(stop))
+            read = read_profiles(
+                one, one.end, names, self.release, profile.profiles,
+                contexts=contexts if profile.is_cs else None,
+                merge_duplicates=self.release.sample_binary_duplicates_merge,
+                vtables=self.has_vtables,
+            )  # fmt: skip
+            if not read:
+                return False
+        return True
+
+
+def read_named(
+    data: bytes | memoryview, path: str | None, release: Release, wanted: Collection[str]
+) -> SampleProfile | None:
+    """The profile :func:`read` gives, but with only the function profiles whose plain
+    context is one of ``wanted``; ``None`` when the full read must decide.
+
+    Every section but the LBR profiles is read as :func:`read` reads it, so the
+    summary, flags, symbol list and metadata are the full read's.  Faults are
+    not raised here: the full read reports them where LLVM does.
+    """
+    view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
+    try:
+        table = read_section_table(ByteReader(view, path=path))
+        with collector_paused():
+            reader = _NamedReader(view, path, release, frozenset(wanted))
+            for entry in table:
+                if entry.size:
+                    reader.section(entry)
+                    if reader.recheck:
+                        return None
+    except ProfdataError:
+        return None
     return reader.profile
 
 

@@ -9,6 +9,12 @@ The differences between releases (duplicate headers, blank-looking lines,
 `` !Flat``, ``vtables`` lines, the metadata error message) are named fields of
 :class:`~profdata.releases.Release`.
 
+Reading a large profile line by line through that transcription costs
+microseconds a line, so the common shapes (plain body, callsite, header and
+checksum lines) are taken by one regular expression over the whole text and
+read inline; any other line, or one whose numbers are out of range, goes
+through the transcription, which therefore decides every error.
+
 Errors carry LLVM's first line (``FILE:LINE: Expected ...``) and our located
 detail: the line, its byte offset and the field that failed.
 
@@ -25,10 +31,12 @@ from dataclasses import dataclass, field
 from typing import NoReturn
 
 from profdata.errors import Location, MalformedError, SampleTextSyntaxError
+from profdata.formats._collector import collector_paused
 from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint
 from profdata.formats.sample_registry import ORDER_TEXT, SampleFormat, register
 from profdata.model.names import name_str
 from profdata.model.sample import (
+    U64,
     ContextAttribute,
     FunctionSamples,
     LineLocation,
@@ -38,6 +46,7 @@ from profdata.model.sample import (
     SampleProfile,
     SampleRecord,
     name_key,
+    sorted_by_name,
 )
 from profdata.model.sample_summary import summarize_profile
 from profdata.releases import Release
@@ -46,10 +55,6 @@ NPOS = (1 << 64) - 1  # StringRef::npos
 _MASK = NPOS
 VTABLE_PREFIX = b"vtables "  # kVTableProfPrefix
 FLAT_MARKER = b" !Flat"
-
-#: a body line the full ``ParseLine`` would read the same way (checked for ranges after)
-_SIMPLE_BODY = re.compile(rb"( +)([0-9]+)(?:\.([0-9]+))?: ([0-9]+)((?: [^ :]+:[0-9]+)*)")
-_SIMPLE_TARGET = re.compile(rb" ([^ :]+):([0-9]+)")
 
 BODY_EXPECTED = "Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found "
 HEAD_EXPECTED = "Expected 'mangled_name:NUM:NUM', found "
@@ -307,12 +312,99 @@ def sniff(data: bytes | memoryview) -> bool:
     return first is not None and parse_head(first) is not None
 
 
+#: The common line shapes, matched over the whole text at once: an indented location
+#: followed by body samples whose call target names hold no space or colon, or by a callee
+#: name without space or colon that does not start with a digit; an indented
+#: ``!CFGChecksum``; a header.  Each is read as ``ParseLine``/``ParseHead`` reads it once
+#: its numbers are in range; anything else (``.*``) goes through the full parser.  Every
+#: visible line yields exactly one row of groups: depth, location, samples, targets,
+#: callee, callee total, checksum, name, total, head.
+_LINE = re.compile(
+    r"^(?:( +)(?:([0-9]++(?:\.[0-9]++)?+): (?:([0-9]++)((?: [^ :\n]++:[0-9]++)*+)"
+    r"|([^0-9 :\n][^ :\n]*+):([0-9]++))|!CFGChecksum: ([0-9]++))"
+    r"|([^ \n][^\n]*):([0-9]+):([0-9]+)"
+    r"|.*)$",
+    re.MULTILINE,
+)
+
+
+def _location(text: str) -> LineLocation | None:
+    """``NUM[.NUM]`` as ``ParseLine`` reads it: a bare offset is at most 0xffff, a pair u32."""
+    offset_text, dot, disc_text = text.partition(".")
+    offset = int(offset_text)
+    if not dot:
+        return LineLocation(offset, 0) if offset <= 0xFFFF else None
+    disc = int(disc_text)
+    if offset >> 32 or disc >> 32:
+        return None
+    return LineLocation(offset, disc)
+
+
+def _visible_text(data: bytes | memoryview) -> tuple[str, list[str] | None]:
+    """``line_iterator``'s lines as text (bytes kept by ``surrogateescape``) joined by
+    ``\\n``, so that one ``findall`` yields one row per line, and the lines themselves;
+    None when they are just the text split at ``\\n`` (no blank, comment or CR), split
+    only if a line is needed."""
+    raw = bytes(data)
+    nul = raw.find(b"\0")
+    if nul >= 0:
+        raw = raw[:nul]
+    text = raw.decode("utf-8", "surrogateescape")
+    if (
+        "\r" not in text
+        and text[:1] not in ("#", "\n")
+        and "\n\n" not in text
+        and "\n#" not in text
+    ):
+        return (text[:-1] if text.endswith("\n") else text), None
+    lines = text.split("\n")
+    if "\r" in text:
+        last = len(lines) - 1
+        lines = [
+            line[:-1] if i < last and line.endswith("\r") else line for i, line in enumerate(lines)
+        ]
+    lines = [line for line in lines if line and line[0] != "#"]
+    return "\n".join(lines), lines
+
+
+def _visible_lines(data: bytes | memoryview) -> tuple[str, list[str]]:
+    """What :class:`LineCursor` reads, line for line, and the text of :func:`_visible_text`."""
+    text, lines = _visible_text(data)
+    if lines is None:
+        lines = text.split("\n") if text else []
+    return text, lines
+
+
 class _Reader:
+    """``readImpl``'s loop: the common line shapes inline, every other line through
+    :meth:`other_line` (the full ``ParseHead``/``ParseLine``), with one shared state."""
+
     def __init__(self, data: bytes | memoryview, path: str | None, release: Release) -> None:
-        self.cursor = LineCursor(data, path=path)
+        self.data = data
+        self.path = path
+        self._cursor: LineCursor | None = None
+        self._text, self._lines = _visible_text(data)
         self.release = release
         self.profile = SampleProfile(format="text")
         self.overflow_at: int | None = None  # first line whose counts saturated
+        self.stack: list[FunctionSamples] = []  # InlineStack
+        self.depth_metadata = 0  # DepthMetadata
+        self.top_level_probes = 0  # ProbeProfileCount
+        self.cs_count = 0  # CSProfileCount
+        self.preinlined = False
+
+    @property
+    def cursor(self) -> LineCursor:
+        """Line numbers and offsets, worked out only for an error."""
+        if self._cursor is None:
+            self._cursor = LineCursor(self.data, path=self.path)
+        return self._cursor
+
+    def line(self, index: int) -> str:
+        """A visible line, for the full parser and for errors."""
+        if self._lines is None:
+            self._lines = self._text.split("\n")
+        return self._lines[index]
 
     def note(self, result: SampleError, index: int) -> None:
         if result is not SampleError.SUCCESS and self.overflow_at is None:
@@ -332,127 +424,163 @@ class _Reader:
             llvm_message=message + name_str(line),
         )
 
-    def simple_body(
-        self, match: re.Match[bytes], stack: list[FunctionSamples], depth_metadata: int, index: int
-    ) -> bool:
-        """A plain body line (no spaces or colons in target names), read without ``ParseLine``.
-
-        Returns False, reading nothing, when any value is out of range or the line
-        follows metadata, so that the full parser reports it.
-        """
-        depth = len(match[1])
-        offset = int(match[2])
-        disc_text = match[3]
-        samples = int(match[4])
-        if disc_text is None:
-            disc = 0
-            if offset > 0xFFFF:
-                return False
+    def header(self, index: int, name: bytes | str, total: int, head_samples: int) -> None:
+        self.depth_metadata = 0
+        if isinstance(name, bytes):
+            context = _context_of(name)
+        elif name[:1] == "[":
+            context = _context_of(name.encode("utf-8", "surrogateescape"))
         else:
-            disc = int(disc_text)
-            if offset >> 32 or disc >> 32:
-                return False
-        if samples >> 64 or depth == depth_metadata:
-            return False
-        targets = dict(_SIMPLE_TARGET.findall(match[5])) if match[5] else {}
-        counts = {name: int(count) for name, count in targets.items()}
-        if any(count >> 64 for count in counts.values()):
-            return False
-        del stack[depth:]
-        loc = LineLocation(offset, disc)
-        body = stack[-1].body_samples
-        if loc not in body:
-            body[loc] = SampleRecord(samples, {name_str(n): c for n, c in counts.items()})
-            return True
-        record = stack[-1].record_at(loc)
+            context = SampleContext(name)
+        if context.has_context:
+            self.cs_count += 1
+        profiles = self.profile.profiles
+        fs = profiles.get(context)
+        if fs is None or not self.release.sample_text_merges_duplicates:
+            fs = profiles[context] = FunctionSamples(context, total, head_samples)
+        else:
+            self.note(fs.add_total_samples(total), index)
+            self.note(fs.add_head_samples(head_samples), index)
+        stack = self.stack
+        stack.clear()
+        stack.append(fs)
+
+    def other_line(self, index: int, line: bytes) -> None:
+        """One line the fast shapes did not take, exactly as ``readImpl`` handles it."""
+        release = self.release
         note = self.note
-        for name, count in counts.items():
-            note(record.add_called_target(name_str(name), count), index)
-        note(record.add_samples(samples), index)
-        return True
+        stack = self.stack
+        first = _first_not_space(line)
+        if first == NPOS:
+            if release.sample_text_skips_blank_lines:
+                return
+        elif line[first] == 0x23:  # '#'
+            return
+        if line[:1] != b" ":
+            head = parse_head(line)
+            if head is None:
+                self.fail(
+                    index, HEAD_EXPECTED, line, "function_header",
+                    "a function header is 'name:total:head' with decimal u64 counts",
+                )  # fmt: skip
+            self.header(index, *head)
+            return
+        parsed, ok = parse_line(line, release)
+        if not ok:
+            if parsed.kind == "metadata" and release.sample_text_metadata_error:
+                message = METADATA_EXPECTED
+            elif parsed.kind == "vtables":
+                message = VTABLE_EXPECTED
+            else:
+                message = BODY_EXPECTED
+            self.fail(index, message, line, parsed.failed, f"cannot parse {parsed.failed}")
+        depth = parsed.depth
+        if parsed.kind != "metadata" and depth == self.depth_metadata:
+            self.fail(
+                index, NON_METADATA, line, "metadata",
+                "!CFGChecksum/!Attributes must follow all body and callsite lines",
+            )  # fmt: skip
+        if not stack:
+            self.fail(index, HEAD_EXPECTED, line, "function_header", "no function header yet")
+        del stack[depth:]
+        owner = stack[-1]
+        if parsed.kind == "callsite":
+            callee = owner.callee_at(parsed.loc, name_str(parsed.callee))
+            note(callee.add_total_samples(parsed.num), index)
+            stack.append(callee)
+            self.depth_metadata = 0
+        elif parsed.kind == "vtables":
+            types = {name_str(k): v for k, v in parsed.types.items()}
+            note(owner.add_type_samples(parsed.loc, types), index)
+        elif parsed.kind == "body":
+            for target, count in parsed.targets.items():
+                note(owner.add_called_target_samples(parsed.loc, name_str(target), count), index)
+            note(owner.add_body_samples(parsed.loc, parsed.num), index)
+        else:
+            self.metadata(depth, owner, parsed.function_hash, parsed.attributes)
+
+    def metadata(self, depth: int, owner: FunctionSamples, function_hash: int, attrs: int) -> None:
+        if function_hash:
+            owner.function_hash = function_hash
+            if depth == 1:
+                self.top_level_probes += 1
+        owner.attributes = attrs
+        if attrs & ContextAttribute.SHOULD_BE_INLINED:
+            self.preinlined = True
+        self.depth_metadata = depth
 
     def read(self) -> SampleProfile:
-        release = self.release
-        profiles = self.profile.profiles
-        stack: list[FunctionSamples] = []
-        depth_metadata = 0
-        top_level_probes = 0
-        cs_count = 0
-        preinlined = False
+        rows = _LINE.findall(self._text) if self._text else []
+        locations: dict[str, LineLocation | None] = {}
+        stack = self.stack
         note = self.note
-        for index, line in enumerate(self.cursor.lines):
-            first = _first_not_space(line)
-            if first == NPOS:
-                if release.sample_text_skips_blank_lines:
+        for index, (
+            depth_text, loc_text, samples_text, targets, callee, callee_total, checksum,
+            name, total_text, head_text,
+        ) in enumerate(rows):  # fmt: skip
+            if loc_text:
+                loc = locations.get(loc_text)
+                if loc is None:
+                    loc = locations[loc_text] = _location(loc_text)
+                depth = len(depth_text)
+                if loc is None or depth == self.depth_metadata or not stack:
+                    pass
+                elif samples_text:
+                    samples = int(samples_text)
+                    call_targets = {}
+                    if targets:
+                        for pair in targets[1:].split(" "):
+                            target, _, count_text = pair.partition(":")
+                            count = call_targets[target] = int(count_text)
+                            if count > U64:
+                                samples = U64 + 1  # the full parser reads this line
+                    if samples <= U64:
+                        if len(stack) > depth:
+                            del stack[depth:]
+                        record = SampleRecord(samples, call_targets)
+                        into = stack[-1].body_samples.setdefault(loc, record)
+                        if into is not record:
+                            for target, count in call_targets.items():
+                                note(into.add_called_target(target, count), index)
+                            note(into.add_samples(samples), index)
+                        continue
+                elif int(callee_total) <= U64:
+                    total = int(callee_total)
+                    if len(stack) > depth:
+                        del stack[depth:]
+                    sites = stack[-1].callsite_samples
+                    callees = sites.get(loc)
+                    if callees is None:
+                        callees = sites[loc] = {}
+                    fs = callees.get(callee)
+                    if fs is None:
+                        fs = callees[callee] = FunctionSamples(SampleContext(callee), total)
+                    else:
+                        note(fs.add_total_samples(total), index)
+                    stack.append(fs)
+                    self.depth_metadata = 0
                     continue
-            elif line[first] == 0x23:  # '#'
-                continue
-            if line[:1] != b" ":
-                head = parse_head(line)
-                if head is None:
-                    self.fail(
-                        index, HEAD_EXPECTED, line, "function_header",
-                        "a function header is 'name:total:head' with decimal u64 counts",
-                    )  # fmt: skip
-                name, total, head_samples = head
-                depth_metadata = 0
-                context = _context_of(name)
-                if context.has_context:
-                    cs_count += 1
-                fs = profiles.get(context)
-                if fs is None or not release.sample_text_merges_duplicates:
-                    fs = profiles[context] = FunctionSamples(context)
-                note(fs.add_total_samples(total), index)
-                note(fs.add_head_samples(head_samples), index)
-                stack = [fs]
-                continue
-            simple = _SIMPLE_BODY.fullmatch(line)
-            if simple is not None and self.simple_body(simple, stack, depth_metadata, index):
-                continue
-            parsed, ok = parse_line(line, release)
-            if not ok:
-                if parsed.kind == "metadata" and release.sample_text_metadata_error:
-                    message = METADATA_EXPECTED
-                elif parsed.kind == "vtables":
-                    message = VTABLE_EXPECTED
-                else:
-                    message = BODY_EXPECTED
-                self.fail(index, message, line, parsed.failed, f"cannot parse {parsed.failed}")
-            depth = parsed.depth
-            if parsed.kind != "metadata" and depth == depth_metadata:
-                self.fail(
-                    index, NON_METADATA, line, "metadata",
-                    "!CFGChecksum/!Attributes must follow all body and callsite lines",
-                )  # fmt: skip
-            del stack[depth:]
-            owner = stack[-1]
-            if parsed.kind == "callsite":
-                callee = owner.callee_at(parsed.loc, name_str(parsed.callee))
-                note(callee.add_total_samples(parsed.num), index)
-                stack.append(callee)
-                depth_metadata = 0
-            elif parsed.kind == "vtables":
-                types = {name_str(k): v for k, v in parsed.types.items()}
-                note(owner.add_type_samples(parsed.loc, types), index)
-            elif parsed.kind == "body":
-                for target, count in parsed.targets.items():
-                    note(
-                        owner.add_called_target_samples(parsed.loc, name_str(target), count), index
-                    )
-                note(owner.add_body_samples(parsed.loc, parsed.num), index)
-            else:
-                if parsed.function_hash:
-                    owner.function_hash = parsed.function_hash
-                    if depth == 1:
-                        top_level_probes += 1
-                owner.attributes = parsed.attributes
-                if parsed.attributes & ContextAttribute.SHOULD_BE_INLINED:
-                    preinlined = True
-                depth_metadata = depth
+            elif checksum:
+                value = int(checksum)
+                if value <= U64 and stack:
+                    depth = len(depth_text)
+                    del stack[depth:]
+                    self.metadata(depth, stack[-1], value, 0)
+                    continue
+            elif name:
+                total = int(total_text)
+                head = int(head_text)
+                if total <= U64 and head <= U64:
+                    self.header(index, name, total, head)
+                    continue
+            self.other_line(index, self.line(index).encode("utf-8", "surrogateescape"))
+        return self.finish()
+
+    def finish(self) -> SampleProfile:
         profile = self.profile
-        profile.is_cs = cs_count > 0
-        profile.is_probe_based = top_level_probes > 0
-        profile.is_preinlined = preinlined
+        profile.is_cs = self.cs_count > 0
+        profile.is_probe_based = self.top_level_probes > 0
+        profile.is_preinlined = self.preinlined
         if self.overflow_at is not None:
             index = self.overflow_at
             cursor = self.cursor
@@ -463,12 +591,12 @@ class _Reader:
                     offset=cursor.line_offset(index),
                     line=cursor.line_number(index),
                     field="samples",
-                    found=repr(name_str(cursor.lines[index])),
+                    found=repr(self.line(index)),
                 ),
                 llvm_message=COUNTER_OVERFLOW,
             )
         profile.summary = summarize_profile(
-            profile, skip_duplicated=release.sample_summary_skips_duplicated_into_base
+            profile, skip_duplicated=self.release.sample_summary_skips_duplicated_into_base
         )
         return profile
 
@@ -482,7 +610,8 @@ def _context_of(name: bytes) -> SampleContext:
 
 def read(data: bytes | memoryview, path: str | None, release: Release) -> SampleProfile:
     """Read a text sample profile as ``release``'s llvm-profdata reads it."""
-    return _Reader(data, path, release).read()
+    with collector_paused():
+        return _Reader(data, path, release).read()
 
 
 # -- writer --------------------------------------------------------------------
@@ -513,19 +642,22 @@ def _write_sample(
     out.append(f":{fs.head_samples}\n" if indent == 0 else "\n")
     pad = " " * (indent + 1)
     types = fs.type_samples
-    for loc, record in fs.sorted_body():
-        targets = "".join(f" {n}:{c}" for n, c in record.sorted_call_targets(md5))
-        out.append(f"{pad}{loc}: {record.samples}{targets}\n")
+    for loc, record in sorted(fs.body_samples.items()):
+        line, disc = loc
+        where = f"{line}.{disc}" if disc else line
+        if record.call_targets:
+            targets = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets(md5)])
+            out.append(f"{pad}{where}: {record.samples}{targets}\n")
+        else:
+            out.append(f"{pad}{where}: {record.samples}\n")
+        if types and types.get(loc):
+            out.append(_vtables_line(pad, loc, types[loc], md5))
+    for loc, callees in sorted(fs.callsite_samples.items()):
+        for _, callee in sorted_by_name(callees, md5):
+            out.append(f"{pad}{loc}: ")
+            _write_sample(out, callee, profile, indent + 1, opts)
         if types.get(loc):
             out.append(_vtables_line(pad, loc, types[loc], md5))
-    inner = " " * (indent + 1)
-    for loc in sorted(fs.callsite_samples):
-        callees = fs.callsite_samples[loc]
-        for name in sorted(callees, key=lambda n: name_key(n, md5)):
-            out.append(f"{inner}{loc}: ")
-            _write_sample(out, callees[name], profile, indent + 1, opts)
-        if types.get(loc):
-            out.append(_vtables_line(inner, loc, types[loc], md5))
     if profile.is_probe_based:
         out.append(f"{pad}!CFGChecksum: {fs.function_hash}\n")
     if fs.attributes:

@@ -17,15 +17,17 @@ bytes, as ``StringRef`` does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from enum import Enum, IntFlag
-from typing import NamedTuple
+from operator import itemgetter
+from typing import NamedTuple, TypeVar
 
 from profdata.model.names import name_bytes
 from profdata.model.summary import ProfileSummary
 
 U64 = (1 << 64) - 1
+_T = TypeVar("_T")
 
 
 class SampleError(Enum):
@@ -38,6 +40,11 @@ class SampleError(Enum):
     def then(self, other: SampleError) -> SampleError:
         """``MergeResult``/``mergeSampleProfErrors``: the first error is kept."""
         return other if self is SampleError.SUCCESS else self
+
+
+_SUCCESS = SampleError.SUCCESS
+_OVERFLOW = SampleError.COUNTER_OVERFLOW
+_HASH_MISMATCH = SampleError.HASH_MISMATCH
 
 
 def saturating_multiply_add(x: int, weight: int, acc: int) -> tuple[int, bool]:
@@ -125,6 +132,16 @@ def name_key(name: str, md5: bool = False) -> tuple[int, bytes | int]:
     return (1, name_bytes(name))
 
 
+def sorted_by_name(named: Mapping[str, _T], md5: bool = False) -> list[tuple[str, _T]]:
+    """Items in ``FunctionId`` order of their names (see :func:`name_key`); ASCII names
+    compare as ``str`` since their code points are their bytes."""
+    if len(named) < 2:
+        return list(named.items())
+    if not md5 and all(map(str.isascii, named)):
+        return sorted(named.items(), key=itemgetter(0))
+    return sorted(named.items(), key=lambda item: name_key(item[0], md5))
+
+
 def context_key(context: SampleContext, md5: bool = False) -> tuple[object, ...]:
     """``SampleContext::operator<``: plain names before contexts; frames by name then location.
 
@@ -171,7 +188,53 @@ class SampleRecord:
 
     def sorted_call_targets(self, md5: bool = False) -> list[tuple[str, int]]:
         """``SortCallTargets``: count descending, then name ascending."""
-        return sorted(self.call_targets.items(), key=lambda t: (-t[1], name_key(t[0], md5)))
+        if len(self.call_targets) < 2:
+            return list(self.call_targets.items())
+        return sorted(sorted_by_name(self.call_targets, md5), key=itemgetter(1), reverse=True)
+
+
+def _merge_body(
+    body: dict[LineLocation, SampleRecord], other: dict[LineLocation, SampleRecord], weight: int
+) -> bool:
+    """``SampleRecord::merge`` of each of ``other``'s records into ``body``, inlined: it runs
+    for every body line of every input.  Sums saturate as ``_add``'s; True if one did."""
+    limit = U64
+    overflow = False
+    get = body.get
+    for loc, record in other.items():
+        into = get(loc)
+        targets = record.call_targets
+        if into is None:
+            samples = record.samples * weight
+            if samples > limit:
+                samples = limit
+                overflow = True
+            if not targets:
+                body[loc] = SampleRecord(samples, {})
+                continue
+            if weight == 1:
+                targets = dict(targets)
+            else:
+                targets = {name: count * weight for name, count in targets.items()}
+                if max(targets.values()) > limit:
+                    targets = {name: min(count, limit) for name, count in targets.items()}
+                    overflow = True
+            body[loc] = SampleRecord(samples, targets)
+            continue
+        samples = into.samples + record.samples * weight
+        if samples > limit:
+            samples = limit
+            overflow = True
+        into.samples = samples
+        if targets:
+            mine = into.call_targets
+            for name, count in targets.items():
+                value = mine.get(name, 0) + count * weight
+                if value > limit:
+                    value = limit
+                    overflow = True
+                mine[name] = value
+    return overflow
 
 
 #: callee name -> inlined instance, at one call site (``FunctionSamplesMap``)
@@ -257,32 +320,41 @@ class FunctionSamples:
     def merge(self, other: FunctionSamples, weight: int = 1) -> SampleError:
         """``FunctionSamples::merge``: a fresh profile takes the other's context and
         attributes; a checksum mismatch refuses the whole merge."""
-        if not self.context.name and not self.context.frames:
+        context = self.context
+        if not context.name and not context.frames:
             self.context = other.context
             self.attributes = other.attributes
         if not self.function_hash:
             self.function_hash = other.function_hash
         elif self.function_hash != other.function_hash:
-            return SampleError.HASH_MISMATCH
-        result = self.add_total_samples(other.total_samples, weight)
-        result = result.then(self.add_head_samples(other.head_samples, weight))
-        body = self.body_samples
-        for loc, record in other.body_samples.items():
-            into = body.get(loc)
-            if into is None:
-                into = body[loc] = SampleRecord()
-            step = into.merge(record, weight)
-            if step is not SampleError.SUCCESS and result is SampleError.SUCCESS:
-                result = step
-        for loc, callees in other.callsite_samples.items():
-            mine = self.function_samples_at(loc)
-            for callee_name, callee in callees.items():
-                target = mine.get(callee_name)
-                if target is None:
-                    target = mine[callee_name] = FunctionSamples(SampleContext(""))
-                result = result.then(target.merge(callee, weight))
-        for loc, types in other.type_samples.items():
-            result = result.then(self.add_type_samples(loc, types, weight))
+            return _HASH_MISMATCH
+        total = self.total_samples + other.total_samples * weight
+        head = self.head_samples + other.head_samples * weight
+        overflow = total > U64 or head > U64
+        if overflow:
+            total = min(total, U64)
+            head = min(head, U64)
+        self.total_samples = total
+        self.head_samples = head
+        if other.body_samples and _merge_body(self.body_samples, other.body_samples, weight):
+            overflow = True
+        result = _OVERFLOW if overflow else _SUCCESS
+        if other.callsite_samples:
+            sites = self.callsite_samples
+            for loc, callees in other.callsite_samples.items():
+                mine_callees = sites.get(loc)
+                if mine_callees is None:
+                    mine_callees = sites[loc] = {}
+                for callee_name, callee in callees.items():
+                    target = mine_callees.get(callee_name)
+                    if target is None:
+                        target = mine_callees[callee_name] = FunctionSamples(SampleContext(""))
+                    step = target.merge(callee, weight)
+                    if result is _SUCCESS:
+                        result = step
+        if other.type_samples:
+            for loc, types in other.type_samples.items():
+                result = result.then(self.add_type_samples(loc, types, weight))
         return result
 
     # -- queries ---------------------------------------------------------------
@@ -291,12 +363,11 @@ class FunctionSamples:
 
     def sorted_callsites(self, md5: bool = False) -> list[tuple[LineLocation, FunctionSamples]]:
         """Callees by location, then callee name (``std::map<std::string, ...>``)."""
-        out: list[tuple[LineLocation, FunctionSamples]] = []
-        for loc in sorted(self.callsite_samples):
-            callees = self.callsite_samples[loc]
-            for callee_name in sorted(callees, key=lambda n: name_key(n, md5)):
-                out.append((loc, callees[callee_name]))
-        return out
+        return [
+            (loc, callee)
+            for loc, callees in sorted(self.callsite_samples.items())
+            for _, callee in sorted_by_name(callees, md5)
+        ]
 
     def num_callsites(self) -> int:
         return sum(len(callees) for callees in self.callsite_samples.values())
@@ -325,7 +396,11 @@ class FunctionSamples:
 
     def max_body_sample(self) -> int:
         """The largest body sample of this function and its inlinees (0 if none)."""
-        return max((r.samples for fs in self.walk() for r in fs.body_samples.values()), default=0)
+        best = max([r.samples for r in self.body_samples.values()], default=0)
+        for callees in self.callsite_samples.values():
+            for callee in callees.values():
+                best = max(best, callee.max_body_sample())
+        return best
 
 
 @dataclass(eq=False)

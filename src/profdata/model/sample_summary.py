@@ -31,7 +31,7 @@ _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
 
 
 def _collect(fs: FunctionSamples, counts: list[int], skip: int) -> None:
-    counts.extend(record.samples for record in fs.body_samples.values())
+    counts += [record.samples for record in fs.body_samples.values()]
     for callees in fs.callsite_samples.values():
         for callee in callees.values():
             if not callee.attributes & skip:

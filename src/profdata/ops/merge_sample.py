@@ -31,6 +31,7 @@ from profdata.errors import (
     WriteError,
 )
 from profdata.formats import sample_binary, sample_compact, sample_extbinary_write, sample_text
+from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
 from profdata.formats.sample_registry import open_sample
 from profdata.model.names import md5_hash
@@ -144,7 +145,20 @@ def merge_samples(
     options: SampleMergeOptions,
     profiles: Iterable[SampleProfile | None] | None = None,
 ) -> SampleMergeResult:
-    """Merge the inputs in order; ``profiles`` may supply already-read inputs (tests)."""
+    """Merge the inputs in order; ``profiles`` may supply already-read inputs (tests).
+
+    The merged map grows by small acyclic objects only; the cyclic collector would
+    rescan it over and over, so it waits until the merge is done.
+    """
+    with collector_paused():
+        return _merge_all(inputs, options, profiles)
+
+
+def _merge_all(
+    inputs: Sequence[WeightedFile],
+    options: SampleMergeOptions,
+    profiles: Iterable[SampleProfile | None] | None,
+) -> SampleMergeResult:
     release = options.release
     merged = SampleProfile(format="merged")
     result = SampleMergeResult(merged)
@@ -178,6 +192,9 @@ def merge_samples(
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
         md5_ids = profile.is_md5 and release.sample_md5_function_ids
+        #: a profile read here is ours: merging it at weight 1 into nothing is taking it
+        movable = given is None and entry.weight == 1
+        success = SampleError.SUCCESS
         for fs in profile_map_order(profile, md5_frames, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
@@ -186,9 +203,12 @@ def merge_samples(
                 context = by_hash.setdefault(hashed, context)
             into = target.get(context)
             if into is None:
+                if movable:
+                    target[context] = source
+                    continue
                 into = target[context] = FunctionSamples(SampleContext(""))
             outcome = into.merge(source, entry.weight)
-            if outcome is not SampleError.SUCCESS:
+            if outcome is not success:
                 result.diagnostics.append(
                     SampleRecordWarning(entry.path, str(source.context), outcome.value)
                 )

@@ -18,9 +18,10 @@ from profdata.errors import UsageError
 from profdata.formats._files import map_file
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import md5_hash, name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
+from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, sorted_by_name
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import ProfileSummary
+from profdata.ops.show_sample_named import show_named_bytes
 from profdata.ops.show_text import _render_detailed
 from profdata.releases import Release
 
@@ -71,6 +72,9 @@ def show_sample_bytes(
         if fmt.section_info is None:
             return SampleShowOutput(warnings=[SEC_INFO_WARNING])
         return SampleShowOutput(text=fmt.section_info(view, path, release))
+    named = show_named_bytes(view, path, options, release)
+    if named is not None:
+        return named
     profile = read_sample_bytes(view, path, release)
     return show_sample(profile, options, release)
 
@@ -136,19 +140,22 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
     """``FunctionSamples::print``."""
     if fs.function_hash:
         out.append(f"CFG checksum {fs.function_hash}\n")
-    out.append(f"{fs.total_samples}, {fs.head_samples}, {len(fs.body_samples)} sampled lines\n")
+    body = fs.body_samples
     pad = " " * indent
     inner = " " * (indent + 2)
-    out.append(pad)
+    out.append(f"{fs.total_samples}, {fs.head_samples}, {len(body)} sampled lines\n{pad}")
     types = fs.type_samples
-    if fs.body_samples:
+    if body:
         out.append("Samples collected in the function's body {\n")
-        for loc, record in fs.sorted_body():
-            line = f"{inner}{loc}: {record.samples}"
+        for loc, record in sorted(body.items()):
+            line, disc = loc
+            where = f"{line}.{disc}" if disc else line
             if record.call_targets:
-                line += ", calls:" + "".join(f" {n}:{c}" for n, c in record.sorted_call_targets())
-            out.append(line + "\n")
-            if loc in types:
+                calls = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets()])
+                out.append(f"{inner}{where}: {record.samples}, calls:{calls}\n")
+            else:
+                out.append(f"{inner}{where}: {record.samples}\n")
+            if types and loc in types:
                 out.append(inner + _type_counts(loc, types[loc]))
         out.append(pad + "}\n")
     else:
@@ -156,12 +163,11 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
     out.append(pad)
     if fs.callsite_samples:
         out.append("Samples collected in inlined callsites {\n")
-        for loc in sorted(fs.callsite_samples):
-            callees = fs.callsite_samples[loc]
-            for name in sorted(callees, key=name_bytes):
+        for loc, callees in sorted(fs.callsite_samples.items()):
+            for name, callee in sorted_by_name(callees):
                 out.append(f"{inner}{loc}: inlined callee: {name}: ")
-                print_function(out, callees[name], indent + 4)
-            if loc in types:
+                print_function(out, callee, indent + 4)
+            if types and loc in types:
                 out.append(inner + _type_counts(loc, types[loc]))
         out.append(pad + "}\n")
     else:
@@ -179,6 +185,8 @@ def _type_counts(loc: object, types: dict[str, int]) -> str:
 # -- JSON --------------------------------------------------------------------------
 def _quote(text: str) -> str:
     """``llvm::json`` string quoting (invalid UTF-8 becomes U+FFFD, as ``fixUTF8`` does)."""
+    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
+        return f'"{text}"'
     data = name_bytes(text).decode("utf-8", "replace")
     out = ['"']
     for ch in data:
@@ -199,82 +207,73 @@ def _quote(text: str) -> str:
     return "".join(out)
 
 
-class _Object:
-    """An ordered JSON object (attribute order matters to match LLVM byte for byte)."""
+class _JsonWriter:
+    """``json::OStream`` with indent 2 over the objects of ``dumpFunctionProfileJson``,
+    written straight to text; member order and empty-member omission are LLVM's."""
 
-    def __init__(self, *items: tuple[str, JsonValue]) -> None:
-        self.items: list[tuple[str, JsonValue]] = list(items)
+    def __init__(self) -> None:
+        self.out: list[str] = []
+        self.quoted: dict[str, str] = {}
 
-    def add(self, key: str, value: JsonValue) -> None:
-        self.items.append((key, value))
+    def quote(self, name: str) -> str:
+        quoted = self.quoted.get(name)
+        if quoted is None:
+            quoted = self.quoted[name] = _quote(name)
+        return quoted
 
-
-JsonValue = int | str | _Object | list["JsonValue"]
-
-
-def _emit(value: JsonValue, indent: int, out: list[str]) -> None:
-    """``json::OStream`` with indent 2 (the layout of ``json.dumps(indent=2)``)."""
-    if isinstance(value, int):
-        out.append(str(value))
-    elif isinstance(value, str):
-        out.append(_quote(value))
-    elif isinstance(value, _Object):
-        if not value.items:
-            out.append("{}")
-            return
-        out.append("{")
-        for i, (key, item) in enumerate(value.items):
-            out.append(("," if i else "") + "\n" + " " * (indent + 2) + _quote(key) + ": ")
-            _emit(item, indent + 2, out)
+    def function(self, fs: FunctionSamples, indent: int, top_level: bool) -> None:
+        """The object of ``fs`` from its ``{`` to its ``}``, the first line already indented."""
+        out = self.out
+        quote = self.quote
+        a, b, c = " " * (indent + 2), " " * (indent + 4), " " * (indent + 6)
+        d, e = " " * (indent + 8), " " * (indent + 10)
+        out.append(f'{{\n{a}"name": {quote(fs.name)},\n{a}"total": {fs.total_samples}')
+        if top_level:
+            out.append(f',\n{a}"head": {fs.head_samples}')
+        if fs.body_samples:
+            out.append(f',\n{a}"body": [')
+            sep = "\n"
+            for (line, disc), record in sorted(fs.body_samples.items()):
+                where = f'{line},\n{c}"discriminator": {disc}' if disc else line
+                out.append(f'{sep}{b}{{\n{c}"line": {where},\n{c}"samples": {record.samples}')
+                if record.call_targets:
+                    calls = ",".join(
+                        [
+                            f'\n{d}{{\n{e}"function": {quote(n)},\n{e}"samples": {count}\n{d}}}'
+                            for n, count in record.sorted_call_targets()
+                        ]
+                    )
+                    out.append(f',\n{c}"calls": [{calls}\n{c}]')
+                out.append(f"\n{b}}}")
+                sep = ",\n"
+            out.append(f"\n{a}]")
+        if fs.callsite_samples:
+            out.append(f',\n{a}"callsites": [')
+            sep = "\n"
+            for (line, disc), callee in fs.sorted_callsites():
+                where = f'{line},\n{c}"discriminator": {disc}' if disc else line
+                out.append(f'{sep}{b}{{\n{c}"line": {where},\n{c}"samples": [\n{d}')
+                self.function(callee, indent + 8, False)
+                out.append(f"\n{c}]\n{b}}}")
+                sep = ",\n"
+            out.append(f"\n{a}]")
         out.append("\n" + " " * indent + "}")
-    else:
-        if not value:
-            out.append("[]")
-            return
-        out.append("[")
-        for i, element in enumerate(value):
-            out.append(("," if i else "") + "\n" + " " * (indent + 2))
-            _emit(element, indent + 2, out)
-        out.append("\n" + " " * indent + "]")
-
-
-def _function_json(fs: FunctionSamples, top_level: bool) -> _Object:
-    obj = _Object(("name", fs.name), ("total", fs.total_samples))
-    if top_level:
-        obj.add("head", fs.head_samples)
-    body: list[JsonValue] = []
-    for loc, record in fs.sorted_body():
-        line = _Object(("line", loc.line_offset))
-        if loc.discriminator:
-            line.add("discriminator", loc.discriminator)
-        line.add("samples", record.samples)
-        calls: list[JsonValue] = [
-            _Object(("function", n), ("samples", c)) for n, c in record.sorted_call_targets()
-        ]
-        if calls:
-            line.add("calls", calls)
-        body.append(line)
-    if body:
-        obj.add("body", body)
-    sites: list[JsonValue] = []
-    for loc, callee in fs.sorted_callsites():
-        site = _Object(("line", loc.line_offset))
-        if loc.discriminator:
-            site.add("discriminator", loc.discriminator)
-        inlinee: list[JsonValue] = [_function_json(callee, False)]
-        site.add("samples", inlinee)
-        sites.append(site)
-    if sites:
-        obj.add("callsites", sites)
-    return obj
 
 
 def dump_json(profile: SampleProfile) -> str:
     """``SampleProfileReader::dumpJson`` (LLVM 16+)."""
-    out: list[str] = []
-    functions: list[JsonValue] = [_function_json(fs, True) for fs in profile.sorted_profiles()]
-    _emit(functions, 0, out)
-    out.append("\n")
+    functions = profile.sorted_profiles()
+    if not functions:
+        return "[]\n"
+    writer = _JsonWriter()
+    out = writer.out
+    out.append("[")
+    sep = "\n  "
+    for fs in functions:
+        out.append(sep)
+        writer.function(fs, 2, True)
+        sep = ",\n  "
+    out.append("\n]\n")
     return "".join(out)
 
 
