@@ -9,6 +9,11 @@ at ``-j1`` and ``-j2``: for llvm-profdata that is 1 or 2 threads; for
 profdata it replays LLVM's split into 1 or 2 writer contexts, so the two
 outputs of the same ``-j`` must be byte-identical, which is checked first.
 
+For the raw cases the floor is measured too (``merge_floor.py``: map each
+input, touch its pages, add its counter array with numpy, in a fresh
+Python process): no merge of those files can take less, so profdata's time
+is also printed as a multiple of it.
+
 Cases: 1, 16 and 128 raw profiles (seeds 1..K of the generated program of
 N functions, ``shared/bench``), and 16 indexed profiles (each raw seed
 merged alone by the real tool, made once).  Missing raw seeds are generated
@@ -119,8 +124,14 @@ def main() -> int:
     indexed = indexed_inputs(raws[:16], a.release) if wants_indexed else []
 
     identical: dict[tuple[str, int], bool] = {}
+    floors: set[str] = set()
     for case in cases:
         inputs = [str(p) for p in (raws if case.kind == "raw" else indexed)[: case.count]]
+        if case.kind == "raw" and not case.extra:
+            floor = [sys.executable, str(Path(__file__).with_name("merge_floor.py")), *inputs]
+            tags = {"case": case.name, "tool": "floor", "j": "1", "n": str(a.n)}
+            measure(f"floor {case.name}", floor, a.runs, results, tags)
+            floors.add(case.name)
         for threads in THREADS:
             outs = {who: scratch / f"{who}-{threads}.profdata" for who in ("llvm", "profdata")}
             cmds = {
@@ -165,9 +176,22 @@ def main() -> int:
             speed = f"{ref['wall_min'] / got['wall_min']:.1f}x" if ok else "failed"
             versus = f"{best['wall_min'] / got['wall_min']:.1f}x" if ok else "failed"
             rss = f"{ref['maxrss_kb_max'] / 1024:.0f} / {got['maxrss_kb_max'] / 1024:.0f} MiB"
-            same = "yes" if identical[(case.name, threads)] else "NO"
+            mark = "yes" if identical[(case.name, threads)] else "NO"
             print(f"| {case.name} | {threads} | {ref['wall_min']:.2f} s | {got['wall_min']:.2f} s "
-                  f"| {speed} | {versus} | {rss} | {same} |")  # fmt: skip
+                  f"| {speed} | {versus} | {rss} | {mark} |")  # fmt: skip
+    if floors:
+        print()
+        print("floor = map the inputs, touch every page, add the counter arrays (merge_floor.py)")
+        print()
+        print("| case | floor | profdata -j1 | profdata -j2 | best profdata / floor |")
+        print("|---|---|---|---|---|")
+    for case in cases:
+        if case.name not in floors:
+            continue
+        base = find(case.name, "floor", 1)["wall_min"]
+        walls = [find(case.name, "profdata", threads)["wall_min"] for threads in THREADS]
+        print(f"| {case.name} | {base:.2f} s | {walls[0]:.2f} s | {walls[1]:.2f} s "
+              f"| {min(walls) / base:.1f}x |")  # fmt: skip
     return 0
 
 

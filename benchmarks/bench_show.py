@@ -153,7 +153,7 @@ def main() -> int:
         return found
 
     def cpu(rec: dict[str, Any]) -> float:
-        return min(u + s for u, s in zip(rec["user"], rec["sys"], strict=True))
+        return float(min(u + s for u, s in zip(rec["user"], rec["sys"], strict=True)))
 
     print()
     for n, size in sizes_of.items():
