@@ -21,6 +21,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
+import numpy as np
+
 from profdata.errors import (
     FormatError,
     MalformedError,
@@ -129,31 +131,41 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
 def read_strings(cur: ByteReader, count: int, field: str) -> list[str]:
     """``readString`` ``count`` times: each name runs to a NUL inside the data.
 
-    Only the bytes up to the last name are copied, in growing windows.
+    The NULs are found on a numpy view of the data, in growing windows, so that
+    only the names themselves are copied (once, to decode them), never what follows.
     """
     if count <= 0:
         return []
-    data = cur.data
     pos = cur.pos
-    end = cur.end
+    used = _nth_nul_end(cur, count, field)
+    cur.pos = pos + used
+    # NUL is a whole character in UTF-8, so decoding once and splitting names the same.
+    return name_str(bytes(cur.data[pos : pos + used - 1])).split("\0")
+
+
+def _nth_nul_end(cur: ByteReader, count: int, field: str) -> int:
+    """How many bytes from the cursor up to and including the ``count``-th NUL;
+    without one, fails just after the last NUL there is, as ``readString`` does."""
+    rest = np.frombuffer(cur.data, dtype=np.uint8, count=cur.end - cur.pos, offset=cur.pos)
+    found = start = 0
+    last_end = 0
     window = 64 * count
     while True:
-        stop = min(end, pos + window)
-        blob = bytes(data[pos:stop])
-        if stop == end or blob.count(b"\0") >= count:
-            break
+        stop = min(len(rest), start + window)
+        nuls = np.flatnonzero(rest[start:stop] == 0)
+        if found + len(nuls) >= count:
+            return start + int(nuls[count - found - 1]) + 1
+        found += len(nuls)
+        if len(nuls):
+            last_end = start + int(nuls[-1]) + 1
+        if stop == len(rest):
+            cur.pos += last_end
+            cur.fail(
+                SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
+                field=field, llvm_message=MSG_TRUNCATED,
+            )  # fmt: skip
+        start = stop
         window *= 4
-    parts = blob.split(b"\0", count)
-    if len(parts) <= count:
-        cur.pos += blob.rfind(b"\0") + 1
-        cur.fail(
-            SampleTruncatedError, f"{field} has no terminating NUL before the end of the data",
-            field=field, llvm_message=MSG_TRUNCATED,
-        )  # fmt: skip
-    used = len(blob) - len(parts[-1])
-    cur.pos += used
-    # NUL is a whole character in UTF-8, so decoding once and splitting names the same.
-    return name_str(blob[: used - 1]).split("\0")
 
 
 def read_magic(cur: ByteReader, fmt: int) -> None:
@@ -206,14 +218,21 @@ def read_summary(cur: ByteReader) -> ProfileSummary:
     )
 
 
-def read_name_table_size(cur: ByteReader, entries: str) -> int:
-    """The name-table count, refused when even one byte per entry cannot fit."""
+def read_name_table_size(
+    cur: ByteReader, entries: str, table: str = "name table", *, at_count: bool = False
+) -> int:
+    """The name-table count, refused when even one byte per entry cannot fit.
+
+    The refusal is located after the count, or at it when ``at_count``
+    (the extensible binary format's MD5 table reports it there).
+    """
+    at = cur.pos
     size = read_number(cur, "num_names")
     if size > cur.remaining:
         cur.fail(
-            SampleTruncatedError, f"the name table promises more {entries} than bytes remain",
-            field="num_names", expected=f"<= {cur.remaining}", found=str(size),
-            llvm_message=MSG_TRUNCATED,
+            SampleTruncatedError, f"the {table} promises more {entries} than bytes remain",
+            field="num_names", at=at if at_count else None, expected=f"<= {cur.remaining}",
+            found=str(size), llvm_message=MSG_TRUNCATED,
         )  # fmt: skip
     return size
 
@@ -221,6 +240,28 @@ def read_name_table_size(cur: ByteReader, entries: str) -> int:
 def read_name_table(cur: ByteReader) -> list[str]:
     """``SampleProfileReaderBinary::readNameTable``: a count, then NUL-terminated names."""
     return read_strings(cur, read_name_table_size(cur, "names"), "name")
+
+
+def read_uleb_md5_name_table(
+    cur: ByteReader, field: str, table: str = "name table", *, at_count: bool = False
+) -> list[str]:
+    """A count, then that many ULEB128 MD5 values, kept as decimal text.
+
+    The compact format's ``readNameTable`` and the extensible binary format's
+    ``readNameTableSec`` (MD5, not fixed-length) read the same bytes; they only
+    name the table and its entries (``field``) differently in errors, and
+    locate the bad count differently (``at_count``, see :func:`read_name_table_size`).
+    The values are decoded in one numpy pass over at most the bytes the
+    longest 64-bit ULEB128s could take; a value cut off there, or any fault,
+    is then read field by field, so errors fall where ``readNumber`` finds them.
+    """
+    size = read_name_table_size(cur, "hashes", table, at_count=at_count)
+    run = decode_run(cur.data, cur.pos, min(cur.end, cur.pos + 10 * size))
+    names = [str(value) for value in run.values[:size]]
+    cur.pos = run.position(len(names))
+    while len(names) < size:
+        names.append(str(read_number(cur, field)))
+    return names
 
 
 def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:

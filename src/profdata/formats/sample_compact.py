@@ -36,9 +36,9 @@ from profdata.formats.sample_binary import (
     read_body,
     read_magic,
     read_name_index,
-    read_name_table_size,
     read_number,
     read_summary,
+    read_uleb_md5_name_table,
     sp_magic,
     write_summary,
 )
@@ -68,8 +68,7 @@ def readable(release: Release) -> bool:
 # -- reading -------------------------------------------------------------------
 def read_md5_name_table(cur: ByteReader) -> list[str]:
     """``SampleProfileReaderCompactBinary::readNameTable``: ULEB hashes, kept as decimal text."""
-    size = read_name_table_size(cur, "hashes")
-    return [str(read_number(cur, "name_md5")) for _ in range(size)]
+    return read_uleb_md5_name_table(cur, "name_md5")
 
 
 def read_offset_table(cur: ByteReader, names: list[str]) -> tuple[int, list[tuple[str, int]]]:

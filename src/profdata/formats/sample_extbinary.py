@@ -53,6 +53,7 @@ from profdata.formats.sample_binary import (
     read_number,
     read_strings,
     read_summary,
+    read_uleb_md5_name_table,
     sp_magic,
 )
 from profdata.formats.sample_body import function_spans, read_profiles
@@ -271,30 +272,19 @@ class _Reader:
 
     def name_table(self, cur: ByteReader, md5: bool, fixed_length: bool) -> list[str]:
         """``readNameTableSec``: strings, ULEB MD5 values, or u64 LE MD5 values."""
-        if not md5 and not fixed_length:
+        if not fixed_length:
+            if md5:
+                return read_uleb_md5_name_table(cur, "md5_name", "MD5 name table", at_count=True)
             return read_name_table(cur)
         at = cur.pos
         size = read_number(cur, "num_names")
-        if fixed_length:
-            if size > cur.remaining // 8:
-                cur.fail(
-                    SampleTruncatedError, "the MD5 name table has fewer hashes than it promises",
-                    field="num_names", at=at, expected=f"<= {cur.remaining // 8}",
-                    found=str(size), llvm_message=MSG_TRUNCATED,
-                )  # fmt: skip
-            return [str(h) for h in cur.array("<u8", size, "md5_name").tolist()]
-        if size > cur.remaining:
+        if size > cur.remaining // 8:
             cur.fail(
-                SampleTruncatedError, "the MD5 name table promises more hashes than bytes remain",
-                field="num_names", at=at, expected=f"<= {cur.remaining}", found=str(size),
-                llvm_message=MSG_TRUNCATED,
+                SampleTruncatedError, "the MD5 name table has fewer hashes than it promises",
+                field="num_names", at=at, expected=f"<= {cur.remaining // 8}",
+                found=str(size), llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
-        run = decode_run(cur.data, cur.pos, cur.end)
-        if len(run.values) < size:
-            cur.pos = run.position(len(run.values))
-            read_number(cur, "md5_name")  # cut off or wider than 64 bits: fails
-        cur.pos = run.position(size)
-        return [str(value) for value in run.values[:size]]
+        return [str(h) for h in cur.array("<u8", size, "md5_name").tolist()]
 
     def cs_name_table(self, cur: ByteReader) -> list[SampleContext]:
         """``readCSNameTableSec``: contexts of (name index, line offset, discriminator)."""

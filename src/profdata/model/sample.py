@@ -18,13 +18,14 @@ bytes, as ``StringRef`` does.
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum, IntFlag
 from operator import itemgetter
 from typing import NamedTuple, TypeVar
 
 from profdata.model.names import name_bytes
 from profdata.model.summary import ProfileSummary
+from profdata.releases import Release
 
 U64 = (1 << 64) - 1
 _T = TypeVar("_T")
@@ -387,12 +388,23 @@ class FunctionSamples:
             count &= U64
         return count if count else int(self.total_samples > 0)
 
-    def walk(self) -> Iterator[FunctionSamples]:
-        """This profile and every inlined instance below it, depth first."""
-        yield self
-        for callees in self.callsite_samples.values():
-            for callee in callees.values():
-                yield from callee.walk()
+    def walk(self, skip: int = 0) -> Iterator[FunctionSamples]:
+        """This profile and every inlined instance below it, depth first (callees in map
+        order); an inlinee with any of the ``skip`` attribute bits is left out with all
+        below it (the summary's ``ContextDuplicatedIntoBase`` rule)."""
+        pending = [self]
+        while pending:
+            fs = pending.pop()
+            yield fs
+            if fs.callsite_samples:
+                below = [
+                    callee
+                    for callees in fs.callsite_samples.values()
+                    for callee in callees.values()
+                    if not callee.attributes & skip
+                ]
+                below.reverse()
+                pending += below
 
     def max_body_sample(self) -> int:
         """The largest body sample of this function and its inlinees (0 if none)."""
@@ -439,6 +451,21 @@ class SampleProfile:
         )
 
     __hash__ = None  # type: ignore[assignment]
+
+
+def md5_function_ids(profile: SampleProfile, release: Release) -> bool:
+    """Whether ``profile``'s names are MD5 values that ``release`` treats as ``FunctionId``
+    hashes (18+: sorted as numbers, hashed as themselves); before 18 they were decimal
+    strings, sorted, hashed and ``--use-md5`` hashed again like any name."""
+    return profile.is_md5 and release.sample_md5_function_ids
+
+
+def as_release_names(profile: SampleProfile, release: Release) -> SampleProfile:
+    """``profile`` with ``is_md5`` cleared where ``release`` takes its MD5 names as strings,
+    so that every sort and hash downstream follows :func:`md5_function_ids`."""
+    if profile.is_md5 and not md5_function_ids(profile, release):
+        return replace(profile, is_md5=False)
+    return profile
 
 
 def sort_func_profiles(profiles: Iterable[FunctionSamples], md5: bool) -> list[FunctionSamples]:

@@ -30,14 +30,6 @@ from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_ent
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
 
 
-def _collect(fs: FunctionSamples, counts: list[int], skip: int) -> None:
-    counts += [record.samples for record in fs.body_samples.values()]
-    for callees in fs.callsite_samples.values():
-        for callee in callees.values():
-            if not callee.attributes & skip:
-                _collect(callee, counts, skip)
-
-
 def summarize_samples(
     profiles: Iterable[FunctionSamples],
     cutoffs: Sequence[int] = DEFAULT_CUTOFFS,
@@ -56,7 +48,9 @@ def summarize_samples(
     for fs in profiles:
         num_functions += 1
         max_function_count = max(max_function_count, fs.head_samples)
-        _collect(fs, counts, skip)
+        counts += [
+            record.samples for inst in fs.walk(skip) for record in inst.body_samples.values()
+        ]
     arr = np.array(counts, dtype=np.uint64)
     total = sum(counts) & U64
     if len(arr):

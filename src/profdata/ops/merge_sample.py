@@ -40,6 +40,8 @@ from profdata.model.sample import (
     SampleContext,
     SampleError,
     SampleProfile,
+    as_release_names,
+    md5_function_ids,
 )
 from profdata.model.sample_layout import (
     NestOptions,
@@ -191,7 +193,7 @@ def _merge_all(
         merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
-        md5_ids = profile.is_md5 and release.sample_md5_function_ids
+        md5_ids = md5_function_ids(profile, release)
         #: a profile read here is ours: merging it at weight 1 into nothing is taking it
         movable = given is None and entry.weight == 1
         success = SampleError.SUCCESS
@@ -344,7 +346,7 @@ def encode_sample(
     if not limit:
         return _encode_once(profile, output_format, options, rel, None)
     md5_frames = rel.sample_cs_hash_md5_frames
-    order = profile_map_order(profile, md5_frames, profile.is_md5 and rel.sample_md5_function_ids)
+    order = profile_map_order(profile, md5_frames, md5_function_ids(profile, rel))
     current = replace(profile, profiles=dict(profile.profiles))
     coldest_last = [fs.context for fs in profile.sorted_profiles()]
     while True:
@@ -370,8 +372,7 @@ def _encode_once(
     rel: Release,
     map_order: list[FunctionSamples] | None,
 ) -> bytes:
-    if profile.is_md5 and not rel.sample_md5_function_ids:
-        profile = replace(profile, is_md5=False)  # MD5 names were plain strings then
+    profile = as_release_names(profile, rel)
     if output_format == "text":
         return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
     skip = rel.sample_summary_skips_duplicated_into_base

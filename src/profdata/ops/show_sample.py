@@ -12,13 +12,19 @@ order of the reader's ``std::unordered_map``.  ``--counts`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from profdata.errors import UsageError
 from profdata.formats._files import map_file
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import md5_hash, name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, sorted_by_name
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleProfile,
+    as_release_names,
+    sorted_by_name,
+)
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import ProfileSummary
 from profdata.ops.show_sample_named import show_named_bytes
@@ -92,8 +98,7 @@ def show_sample(
     out: list[str] = []
     as_json = options.show_format == "json"
     named = profile
-    if profile.is_md5 and not release.sample_md5_function_ids:
-        profile = replace(profile, is_md5=False)  # MD5 names sorted and hashed as strings
+    profile = as_release_names(profile, release)
     if options.all_functions or not options.function:
         if as_json:
             out.append(dump_json(profile))
