@@ -13,7 +13,10 @@ The reader mirrors LLVM's two access paths: :meth:`OnDiskHashTable.find` reads
 exactly one bucket (what the compiler does for ``-fprofile-use``), and
 :meth:`OnDiskHashTable.items` walks the payload from its start for NumEntries
 items (what ``llvm-profdata show``/``merge`` do), so the iteration order is
-bucket order, then in-bucket order.  Only the table header is read eagerly;
+bucket order, then in-bucket order.  A *key-less* table (``key_less=True``,
+MemProf V2's call stacks: ``CallStackWriterTrait`` writes no KeyLength) has
+items ``u64 KeyHash, u64 DataLength, u64 key, data bytes``.  Only the table
+header is read eagerly;
 items are located on demand, which keeps a lookup in a 100k-function profile
 down to a few hundred bytes of I/O on a memory-mapped file.
 
@@ -35,6 +38,8 @@ from profdata.formats._binary import ByteReader
 
 _U16 = struct.Struct("<H")
 _ITEM_HEADER = struct.Struct("<QQQ")  # KeyHash, KeyLength, DataLength
+_KEY_LESS_HEADER = struct.Struct("<QQ")  # KeyHash, DataLength (the key is one u64)
+_KEY_LESS_KEY_LENGTH = 8
 _BUCKET_COUNT_SIZE = _U16.size
 _ITEM_HEADER_SIZE = _ITEM_HEADER.size
 _TABLE_HEADER_SIZE = 16  # NumBuckets, NumEntries
@@ -110,7 +115,8 @@ class OnDiskHashTable:
     ``payload_offset`` is where the first bucket starts (the reader knows it
     from the surrounding format; the table does not record it) and
     ``table_offset`` is the offset of ``NumBuckets``; ``offset_at`` is where
-    the caller read ``table_offset`` from, to locate an error about it.  Items must lie between
+    the caller read ``table_offset`` from, to locate an error about it; ``key_less``
+    reads items without a KeyLength field.  Items must lie between
     the payload start and the table, which is where every LLVM writer puts
     them; if the table comes first, items may extend to the end of the file.
     """
@@ -120,6 +126,7 @@ class OnDiskHashTable:
         "_cur",
         "_data",
         "field",
+        "key_less",
         "num_buckets",
         "num_entries",
         "payload_end",
@@ -136,10 +143,12 @@ class OnDiskHashTable:
         path: str | None = None,
         field: str = "hash_table",
         offset_at: int | None = None,
+        key_less: bool = False,
     ) -> None:
         self._data = data
         self._cur = ByteReader(data, path=path)
         self.field = field
+        self.key_less = key_less
         self.table_offset = table_offset
         self.payload_offset = payload_offset
         size = len(data)
@@ -242,6 +251,9 @@ class OnDiskHashTable:
     # -- iteration ----------------------------------------------------------
     def items(self) -> Iterator[ItemRef]:
         """NumEntries items read sequentially from the payload start (LLVM's ``data_begin``)."""
+        return self._key_less_items() if self.key_less else self._keyed_items()
+
+    def _keyed_items(self) -> Iterator[ItemRef]:
         data = self._data
         end = self.payload_end
         pos = self.payload_offset
@@ -261,6 +273,31 @@ class OnDiskHashTable:
             pos = data_offset + data_length
             left_in_bucket -= 1
 
+    def _key_less_items(self) -> Iterator[ItemRef]:
+        """:meth:`items` of a key-less table.
+
+        Bounded by the end of the file rather than the payload, and a bucket
+        count of 0 is not refused (the countdown then never reaches 0 again,
+        so no further count is read): what the MemProf V2 reader always did,
+        whose errors stay as they were.
+        """
+        cur = ByteReader(self._data, path=self._cur.path)
+        field = self.field
+        pos = self.payload_offset
+        left = 0
+        for _ in range(self.num_entries):
+            cur.seek(pos, f"{field}.item")
+            if left == 0:
+                left = cur.u16(f"{field}.bucket_count")
+            key_hash = cur.u64(f"{field}.key_hash")
+            length = cur.u64(f"{field}.data_length")
+            key_offset = cur.pos
+            cur.require(_KEY_LESS_KEY_LENGTH + length, f"{field}.item")
+            data_offset = key_offset + _KEY_LESS_KEY_LENGTH
+            yield ItemRef(key_hash, key_offset, _KEY_LESS_KEY_LENGTH, data_offset, length)
+            pos = data_offset + length
+            left -= 1
+
     def item_arrays(self, words: FileWords | None = None) -> ItemArrays | None:
         """What :meth:`items` yields, read bucket by bucket with numpy instead of item by item.
 
@@ -269,8 +306,10 @@ class OnDiskHashTable:
         from the payload start only if the buckets tile the payload, in offset
         order, with NumEntries items in all; anything else (or an item that
         runs past the payload) gives None, and :meth:`items` walks and fails
-        where LLVM's walk would.
+        where LLVM's walk would.  A key-less table always gives None.
         """
+        if self.key_less:
+            return None
         words = words or FileWords(self._data)
         count = self.num_entries
         starts = np.sort(self._bucket_offsets[self._bucket_offsets != 0])
@@ -354,26 +393,34 @@ class OnDiskHashTable:
         return count, pos + _BUCKET_COUNT_SIZE
 
     def _item(self, pos: int) -> ItemRef:
+        """One item at ``pos``, every field checked against the payload end."""
         end = self.payload_end
-        if end - pos < _ITEM_HEADER_SIZE:
+        header = _KEY_LESS_HEADER if self.key_less else _ITEM_HEADER
+        if end - pos < header.size:
             self._cur.fail(
                 MalformedError,
                 "an item header runs past the end of the hash table payload",
                 field=f"{self.field}.item",
-                expected=f"{_ITEM_HEADER_SIZE} bytes",
+                expected=f"{header.size} bytes",
                 found=f"{max(end - pos, 0)} bytes left",
                 at=pos,
             )
-        key_hash, key_length, data_length = _ITEM_HEADER.unpack_from(self._data, pos)
-        key_offset = pos + _ITEM_HEADER_SIZE
+        key_offset = pos + header.size
+        if self.key_less:
+            key_hash, data_length = header.unpack_from(self._data, pos)
+            key_length = _KEY_LESS_KEY_LENGTH
+            key_field, key_at, data_at = "key", key_offset, pos + 8
+        else:
+            key_hash, key_length, data_length = header.unpack_from(self._data, pos)
+            key_field, key_at, data_at = "key_length", pos + 8, pos + 16
         if key_length > end - key_offset:
             self._cur.fail(
                 MalformedError,
                 "an item's key runs past the end of the hash table payload",
-                field=f"{self.field}.key_length",
+                field=f"{self.field}.{key_field}",
                 expected=f"<= {end - key_offset}",
                 found=str(key_length),
-                at=pos + 8,
+                at=key_at,
             )
         if data_length > end - key_offset - key_length:
             self._cur.fail(
@@ -382,6 +429,6 @@ class OnDiskHashTable:
                 field=f"{self.field}.data_length",
                 expected=f"<= {end - key_offset - key_length}",
                 found=str(data_length),
-                at=pos + 16,
+                at=data_at,
             )
         return ItemRef(key_hash, key_offset, key_length, key_offset + key_length, data_length)

@@ -26,7 +26,6 @@ checked and a bad one is a located :class:`~profdata.errors.MalformedError`.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 import numpy as np
@@ -35,7 +34,14 @@ from profdata.errors import MalformedError, TruncatedError, UnsupportedVersionEr
 from profdata.formats._binary import ByteReader
 from profdata.formats._onhash import ItemRef, OnDiskHashTable
 from profdata.formats._onhash_write import bucket_order
-from profdata.formats.memprof_ids import call_stack_id, frame_id_blake3, frame_id_golden
+from profdata.formats.memprof_ids import (
+    FRAME_DTYPE,
+    FRAME_LAYOUT,
+    FRAME_SIZE,
+    call_stack_id,
+    frame_id_blake3,
+    frame_id_golden,
+)
 from profdata.model.memprof import (
     MIB_WIDTH,
     AllocSite,
@@ -48,11 +54,15 @@ from profdata.model.memprof import (
 )
 from profdata.releases import Release
 
-FRAME_SIZE = 17  # Frame::serializedSize(): u64 Function, u32 LineOffset, u32 Column, bool
-FRAME_DTYPE = np.dtype([("function", "<u8"), ("line", "<u4"), ("column", "<u4"), ("inline", "u1")])
 MEMPROF_RAW_MAGIC = b"\x81rforpm\xff"  # MEMPROF_RAW_MAGIC_64 of .memprofraw files
 _V0_MIN_FIRST_WORD = 24  # LLVM 19's heuristic: V0 starts with an offset past the header
 _SUMMARY_FIELDS = 6
+
+
+def is_memprof_raw(prefix: bytes | memoryview) -> bool:
+    """``RawMemProfReader::hasFormat``: whether a file starting with ``prefix`` is a raw
+    ``.memprofraw`` profile, which ``merge`` and ``show --memory`` refuse by name."""
+    return bytes(prefix[: len(MEMPROF_RAW_MAGIC)]) == MEMPROF_RAW_MAGIC
 
 
 @dataclass(frozen=True)
@@ -225,9 +235,16 @@ class _SectionReader:
         return ids
 
     # -- tables -------------------------------------------------------------
-    def _table(self, field: str, payload: int, table: int) -> OnDiskHashTable:
+    def _table(
+        self, field: str, payload: int, table: int, *, key_less: bool = False
+    ) -> OnDiskHashTable:
         return OnDiskHashTable(
-            self.data, table_offset=table, payload_offset=payload, path=self.path, field=field
+            self.data,
+            table_offset=table,
+            payload_offset=payload,
+            path=self.path,
+            field=field,
+            key_less=key_less,
         )
 
     def _frames_table(self, out: MemProfData, payload: int, table_at: int) -> None:
@@ -236,11 +253,11 @@ class _SectionReader:
         for item in _reinserted(table, items):
             self._need(item, 8, FRAME_SIZE, "memprof.frame")
             key = struct.unpack_from("<Q", self.data, item.key_offset)[0]
-            out.frames[key] = Frame(*struct.unpack_from("<QII?", self.data, item.data_offset))
+            out.frames[key] = Frame(*FRAME_LAYOUT.unpack_from(self.data, item.data_offset))
 
     def _call_stack_table(self, out: MemProfData, payload: int, table_at: int) -> None:
-        table = self._table("memprof.call_stack_table", payload, table_at)
-        items = list(_key_less_items(table, self.data, self.path))
+        table = self._table("memprof.call_stack_table", payload, table_at, key_less=True)
+        items = list(table.items())
         for item in _reinserted(table, items):
             if item.data_length % 8:
                 self._bad(item, "memprof.call_stack", "a multiple of 8", item.data_length)
@@ -435,26 +452,6 @@ class _SectionReader:
             found=str(found),
             at=item.key_offset - 24,
         )
-
-
-def _key_less_items(
-    table: OnDiskHashTable, data: memoryview, path: str | None
-) -> Iterator[ItemRef]:
-    """Items of a table whose trait writes only the data length (``CallStackWriterTrait``)."""
-    cur = ByteReader(data, path=path)
-    pos = table.payload_offset
-    left = 0
-    for _ in range(table.num_entries):
-        cur.seek(pos, f"{table.field}.item")
-        if left == 0:
-            left = cur.u16(f"{table.field}.bucket_count")
-        key_hash = cur.u64(f"{table.field}.key_hash")
-        length = cur.u64(f"{table.field}.data_length")
-        key_offset = cur.pos
-        cur.require(8 + length, f"{table.field}.item")
-        yield ItemRef(key_hash, key_offset, 8, key_offset + 8, length)
-        pos = key_offset + 8 + length
-        left -= 1
 
 
 def _reinserted(table: OnDiskHashTable, items: list[ItemRef]) -> list[ItemRef]:

@@ -10,12 +10,17 @@ Python's ``hashlib`` has no BLAKE3 and the inputs are tiny (17 bytes per
 frame, 8 per call-stack frame), so this is a plain implementation of the
 BLAKE3 specification (chunks of 1024 bytes, blocks of 64, binary tree of
 chaining values).
+
+The frame's serialized layout lives here too, because ``hashFrame`` hashes
+exactly the bytes the frame tables and the frame array store.
 """
 
 from __future__ import annotations
 
 import struct
 from collections.abc import Sequence
+
+import numpy as np
 
 from profdata.model.memprof import Frame
 
@@ -39,7 +44,12 @@ _BLOCK = 64
 _CHUNK = 1024
 _GOLDEN = 0x9E3779B97F4A7C15  # the fractional part of the golden ratio (Frame::hash)
 _U64 = (1 << 64) - 1
-_FRAME = struct.Struct("<QII?")
+# Frame::serialize: u64 Function, u32 LineOffset, u32 Column, bool IsInlineFrame, packed
+# little-endian (17 bytes); the one definition the MemProf reader, writer and ids share.
+FRAME_LAYOUT = struct.Struct("<QII?")
+FRAME_SIZE = FRAME_LAYOUT.size  # Frame::serializedSize()
+# the same layout as one row of the V3/V4 frame array
+FRAME_DTYPE = np.dtype([("function", "<u8"), ("line", "<u4"), ("column", "<u4"), ("inline", "u1")])
 
 
 def _g(v: list[int], a: int, b: int, c: int, d: int, x: int, y: int) -> None:
@@ -116,11 +126,14 @@ def blake3_u64(data: bytes) -> int:
     return out[0] | (out[1] << 32)
 
 
+def frame_bytes(frame: Frame) -> bytes:
+    """``Frame::serialize``: what frame tables store and what ``hashFrame`` hashes."""
+    return FRAME_LAYOUT.pack(frame.function, frame.line_offset, frame.column, frame.is_inline_frame)
+
+
 def frame_id_blake3(frame: Frame) -> int:
     """``IndexedMemProfData::hashFrame`` (LLVM 20+)."""
-    return blake3_u64(
-        _FRAME.pack(frame.function, frame.line_offset, frame.column, frame.is_inline_frame)
-    )
+    return blake3_u64(frame_bytes(frame))
 
 
 def frame_id_golden(frame: Frame) -> int:

@@ -21,7 +21,7 @@ import numpy as np
 from profdata.errors import UsageError
 from profdata.formats import _onhash_write
 from profdata.formats._binary import ByteWriter
-from profdata.formats.memprof import FRAME_DTYPE
+from profdata.formats.memprof_ids import FRAME_DTYPE, FRAME_SIZE, frame_bytes
 from profdata.model.memprof import (
     HOT_COLD_SCHEMA,
     MIB_WIDTH,
@@ -116,8 +116,7 @@ def _records(
 def _frames_table(out: ByteWriter, data: MemProfData) -> int:
     hashes = list(data.frames)
     items = [
-        struct.pack("<QQQQII?", 8, 17, fid, f.function, f.line_offset, f.column, f.is_inline_frame)
-        for fid, f in data.frames.items()
+        struct.pack("<QQQ", 8, FRAME_SIZE, fid) + frame_bytes(f) for fid, f in data.frames.items()
     ]
     return _onhash_write.emit(out, hashes, items)
 

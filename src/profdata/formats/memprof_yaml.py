@@ -410,22 +410,11 @@ def _unquote(text: str) -> str:
     return text
 
 
-def open_memprof_yaml(path: str) -> InstrProfile:
-    """A MemProf YAML file as a MemProf-flagged profile without counters (LLVM 20+)."""
-    with open(path, "rb") as fh:
-        text = fh.read().decode("utf-8", "surrogateescape")
+def memprof_yaml_profile(contents: bytes, path: str) -> InstrProfile:
+    """A MemProf YAML file's bytes as a MemProf-flagged profile without counters (LLVM 20+)."""
     return InstrProfile(
         kind=ProfileKind.MEMPROF,
         records=[],
         format="memprof-yaml",
-        memprof=read_memprof_yaml(text, path),
+        memprof=read_memprof_yaml(contents.decode("utf-8", "surrogateescape"), path),
     )
-
-
-def sniff_memprof_yaml(path: str) -> bool:
-    """Whether ``path`` is a file that starts with ``---`` (unreadable paths are not)."""
-    try:
-        with open(path, "rb") as fh:
-            return is_memprof_yaml(fh.read(3))
-    except OSError:
-        return False

@@ -3,7 +3,9 @@
 ``llvm-profdata merge`` keeps function names in a ``StringMap`` and the
 records of one name in a ``SmallDenseMap<uint64_t, InstrProfRecord>`` (4
 inline buckets); it writes, and merges per-thread writers, in those maps'
-iteration orders (``instr-indexed.md`` §6.4, §6.5, §7.4).  Reproducing LLVM's
+iteration orders (``instr-indexed.md`` §6.4, §6.5, §7.4); LLVM 16's
+``supplementInstrProfile`` walks a ``DenseMap<StringRef, ...>`` of flattened
+sample profiles.  Reproducing LLVM's
 bytes therefore means replaying the maps' probing and growth exactly; these
 functions do that and return the iteration order as indexes into the keys in
 insertion order, so callers can reorder whatever they attach to the keys.
@@ -122,23 +124,45 @@ def small_densemap_order(keys: Sequence[int], *, mix: bool) -> list[int]:
 
     Returns indexes into ``keys`` (inserted in this order, repeats ignored).
     """
-    hashes = [densemap_hash(k, mix=mix) for k in keys]
-    table = [-1] * _DENSEMAP_INLINE_BUCKETS
-    seen: set[int] = set()
+    firsts: dict[int, int] = {}
     for index, key in enumerate(keys):
-        if key in seen:
-            continue
-        entries = len(seen) + 1
+        firsts.setdefault(key, index)
+    hashes = [densemap_hash(key, mix=mix) for key in firsts]
+    order = _densemap_slots(hashes, _DENSEMAP_INLINE_BUCKETS)
+    indexes = list(firsts.values())
+    return [indexes[i] for i in order]
+
+
+def densemap_order(hashes: Sequence[int]) -> list[int]:
+    """Iteration order of a ``DenseMap`` filled with distinct keys of these 32-bit hashes,
+    in this order (LLVM 16's ``DenseMap<StringRef, ...>`` in ``supplementInstrProfile``).
+
+    Returns indexes into ``hashes``.
+    """
+    return _densemap_slots(hashes, 0)
+
+
+def _densemap_slots(hashes: Sequence[int], inline_buckets: int) -> list[int]:
+    """``DenseMapBase::InsertIntoBucket`` for distinct keys, then the bucket walk.
+
+    Before an insert the map grows when it would be 3/4 full, or rehashes at
+    its size when fewer than 1/8 of the buckets would stay empty.  A
+    ``SmallDenseMap`` stays in its ``inline_buckets`` while the new size fits
+    them; otherwise (and always for a ``DenseMap``, ``inline_buckets`` 0) it
+    allocates the next power of two, at least 64.
+    """
+    table = [-1] * inline_buckets
+    for index, full_hash in enumerate(hashes):
+        entries = index + 1
         buckets = len(table)
         if entries * 4 >= buckets * 3 or buckets - entries <= buckets // 8:
             grow_to = 2 * buckets if entries * 4 >= buckets * 3 else buckets
-            if grow_to > _DENSEMAP_INLINE_BUCKETS:
+            if not inline_buckets or grow_to > inline_buckets:
                 grow_to = max(_DENSEMAP_MIN_LARGE_BUCKETS, 1 << (grow_to - 1).bit_length())
             old = table
             table = [-1] * grow_to
             for item in old:
                 if item >= 0:
                     table[probe_bucket(table, hashes[item])] = item
-        seen.add(key)
-        table[probe_bucket(table, hashes[index])] = index
+        table[probe_bucket(table, full_hash)] = index
     return [item for item in table if item >= 0]

@@ -19,8 +19,13 @@ from profdata.errors import (
 )
 from profdata.formats import open_instr
 from profdata.formats.indexed import IndexedProfile
-from profdata.formats.memprof import MEMPROF_RAW_MAGIC, check_memprof_header, rules_for
-from profdata.formats.memprof_yaml import EMPTY_PROFILE, open_memprof_yaml, sniff_memprof_yaml
+from profdata.formats.memprof import (
+    MEMPROF_RAW_MAGIC,
+    check_memprof_header,
+    is_memprof_raw,
+    rules_for,
+)
+from profdata.formats.memprof_yaml import EMPTY_PROFILE, is_memprof_yaml, memprof_yaml_profile
 from profdata.model.instr import InstrProfile
 from profdata.model.memprof import MemProfData, MemProfRecord
 from profdata.releases import Release
@@ -115,26 +120,29 @@ def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataErro
 def load_memprof_input(path: str) -> InstrProfile | None:
     """A MemProf YAML input read as such, or None for any other file.
 
-    A raw ``.memprofraw`` profile is refused by name: turning it into
-    MemProf records means symbolizing its addresses against the profiled
-    binary (``--profiled-binary``), which profdata does not do.
+    The file is opened once: its first bytes decide, and a YAML file is read
+    on from there; anything else (or a file that cannot be read) is left to
+    the instrumentation readers.  A raw ``.memprofraw`` profile is refused by
+    name: turning it into MemProf records means symbolizing its addresses
+    against the profiled binary (``--profiled-binary``), which profdata does
+    not do.
     """
-    if is_memprof_raw(path):
+    try:
+        with open(path, "rb") as fh:
+            prefix = fh.read(len(MEMPROF_RAW_MAGIC))
+            contents = prefix + fh.read() if is_memprof_yaml(prefix) else prefix
+    except OSError:
+        return None
+    if is_memprof_raw(prefix):
         raise UnrecognizedFormatError(
             "symbolizing raw MemProf profiles against the profiled binary is not supported; "
             "convert it with llvm-profdata merge --profiled-binary=BINARY first",
             path=path,
             llvm_message="raw MemProf profile (.memprofraw): not supported by profdata",
         )
-    return open_memprof_yaml(path) if sniff_memprof_yaml(path) else None
-
-
-def is_memprof_raw(path: str) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(8) == MEMPROF_RAW_MAGIC
-    except OSError:
-        return False
+    if not is_memprof_yaml(prefix):
+        return None
+    return memprof_yaml_profile(contents, path)
 
 
 def checked_input(

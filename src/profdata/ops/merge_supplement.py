@@ -37,7 +37,7 @@ from profdata.errors import MergeError, UsageError
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX
 from profdata.model.instr import PSEUDO_HOT, PSEUDO_WARM, InstrRecord, ValueData, ValueSite
 from profdata.model.kinds import ValueKind
-from profdata.model.llvm_containers import probe_bucket, stringmap_order
+from profdata.model.llvm_containers import densemap_order, stringmap_order
 from profdata.model.names import name_bytes
 from profdata.model.sample import FunctionSamples, SampleProfile
 from profdata.model.sample_map_order import profile_map_order, string_hash
@@ -461,23 +461,6 @@ def reader_order(samples: SampleProfile, rel: Release) -> list[FunctionSamples]:
     of the frames), which decides the insertion order into 16's ``DenseMap``.
     """
     return profile_map_order(samples, md5_frames=rel.sample_cs_hash_md5_frames)
-
-
-def densemap_order(hashes: Sequence[int]) -> list[int]:
-    """Iteration order of a ``DenseMap`` (64 buckets at first) filled with distinct keys
-    of these 32-bit hashes, in this order: LLVM 16's ``DenseMap<StringRef, ...>``."""
-    table: list[int] = []
-    for index, full_hash in enumerate(hashes):
-        entries = index + 1
-        buckets = len(table)
-        if entries * 4 >= buckets * 3 or buckets - entries <= buckets // 8:
-            size = max(64, 2 * buckets) if entries * 4 >= buckets * 3 else buckets
-            old, table = table, [-1] * size
-            for item in old:
-                if item >= 0:
-                    table[probe_bucket(table, hashes[item])] = item
-        table[probe_bucket(table, full_hash)] = index
-    return [item for item in table if item >= 0]
 
 
 def flatten_samples(

@@ -12,15 +12,17 @@ line is past column 80, and the elision of empty optional sequences.
 from __future__ import annotations
 
 from profdata.errors import (
+    FileError,
     FormatError,
     MalformedError,
     ProfdataError,
     UnrecognizedFormatError,
     UsageError,
 )
-from profdata.formats import open_instr
+from profdata.formats import map_file, read_instr_bytes
 from profdata.formats.indexed import IndexedProfile
-from profdata.formats.memprof import MEMPROF_RAW_MAGIC, rules_for
+from profdata.formats.indexed_layout import MAGIC
+from profdata.formats.memprof import is_memprof_raw, rules_for
 from profdata.model.memprof import (
     Frame,
     MemProfData,
@@ -34,7 +36,7 @@ _WRAP = 80
 _KEY_PAD = 16
 
 
-INDEXED_MAGIC = b"\xfflprofi\x81"
+INDEXED_MAGIC = MAGIC.to_bytes(8, "little")
 _BAD_MAGIC = "invalid instrumentation profile data (bad magic)"
 
 
@@ -48,9 +50,15 @@ def show_memory_file(path: str, release: Release, show_format: str = "text") -> 
     """
     if show_format == "json":
         raise UsageError("JSON output is not supported for MemProf")
-    with open(path, "rb") as fh:
-        magic = fh.read(8)
-    if magic == MEMPROF_RAW_MAGIC:
+    try:
+        contents = map_file(path)
+    except FileError as exc:
+        if release.memprof_show_indexed:
+            raise
+        # 16 and 19 print the file's name and the system's message on two lines.
+        raise FileError(f"{path}\n{exc.detail}") from exc
+    magic = bytes(contents[: len(INDEXED_MAGIC)])
+    if is_memprof_raw(magic):
         raise UnrecognizedFormatError(
             "raw MemProf profiles need symbolization against the profiled binary, which "
             "profdata does not do; convert with llvm-profdata merge --profiled-binary=BIN",
@@ -64,7 +72,7 @@ def show_memory_file(path: str, release: Release, show_format: str = "text") -> 
         )
     if magic != INDEXED_MAGIC:
         raise FormatError("not an indexed profile", path=path, llvm_message=_BAD_MAGIC)
-    profile = open_instr(path)
+    profile = read_instr_bytes(contents, path)
     try:
         data = (
             profile.memprof_data(rules_for(release))

@@ -20,13 +20,13 @@ from profdata.formats.sample_registry import open_sample
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX
 from profdata.model.instr import InstrRecord, ValueData
 from profdata.model.kinds import ValueKind
+from profdata.model.llvm_containers import densemap_order
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_supplement import (
     DUPLICATE_NAME,
     CounterOverflow,
     SupplementOptions,
     add_static_name,
-    densemap_order,
     load_instr_input,
     scale_record,
     supplement,
