@@ -20,10 +20,11 @@ from profdata.ops.show_sample import SampleShowOptions, show_sample_bytes
 from profdata.ops.show_sample_named import show_named_bytes
 from profdata.releases import release
 from tests.compat import tools
+from tests.conftest import SHARED
 
 pytestmark = pytest.mark.compat
 
-CORPUS = Path("/work/shared/corpus")
+CORPUS = SHARED / "corpus"
 KINDS = ("o", "use-md5-o", "compress-all-sections-o")
 SUMMARY_KINDS = ("prof-sym-list-o", "use-md5-compress-all-sections-prof-sym-list")
 
@@ -44,11 +45,9 @@ CASES = _cases()
 SUMMARY_CASES = _cases(SUMMARY_KINDS)
 
 
-@pytest.mark.skipif(not CASES, reason="shared corpus not found")
-@pytest.mark.parametrize(
-    ("number", "path"), CASES, ids=[f"l{n}-{p.parts[-3]}-{p.name}" for n, p in CASES]
-)
-def test_named_read_prints_what_llvm_profdata_prints(number: int, path: Path) -> None:
+def _named_reads_match(number: int, path: Path, flags: list[str], summaries: bool) -> None:
+    """Every function of ``path`` (and an absent one) through the real tool and the
+    named read, with the same flags (``summaries``: the two that print whole sections)."""
     tool = tools.find_llvm_profdata(number)
     if tool is None:
         pytest.skip(f"llvm-profdata {number} is not installed")
@@ -56,12 +55,22 @@ def test_named_read_prints_what_llvm_profdata_prints(number: int, path: Path) ->
     profile = read_sample_bytes(data, str(path), release(number))
     names = sorted({c.name for c in profile.profiles} | {"no_such_function"})
     for name in names:
-        result = tools.run_tool(tool, ["show", "--sample", f"--function={name}", str(path)])
+        result = tools.run_tool(tool, ["show", "--sample", *flags, f"--function={name}", str(path)])
         assert result.returncode == 0, result.stderr
-        options = SampleShowOptions(function=name)
-        ours = show_named_bytes(memoryview(data), str(path), options, release(number))
+        chosen = SampleShowOptions(
+            function=name, detailed_summary=summaries, show_prof_sym_list=summaries
+        )
+        ours = show_named_bytes(memoryview(data), str(path), chosen, release(number))
         assert ours is not None
         assert ours.text.encode() == result.stdout, name
+
+
+@pytest.mark.skipif(not CASES, reason="shared corpus not found")
+@pytest.mark.parametrize(
+    ("number", "path"), CASES, ids=[f"l{n}-{p.parts[-3]}-{p.name}" for n, p in CASES]
+)
+def test_named_read_prints_what_llvm_profdata_prints(number: int, path: Path) -> None:
+    _named_reads_match(number, path, [], summaries=False)
 
 
 @pytest.mark.skipif(not SUMMARY_CASES, reason="shared corpus not found")
@@ -73,20 +82,7 @@ def test_named_read_prints_what_llvm_profdata_prints(number: int, path: Path) ->
 def test_named_read_with_summary_and_symbol_list(number: int, path: Path) -> None:
     """``--detailed-summary`` and ``--show-prof-sym-list`` print sections the named
     read reads in full, so they stay on it."""
-    tool = tools.find_llvm_profdata(number)
-    if tool is None:
-        pytest.skip(f"llvm-profdata {number} is not installed")
-    data = path.read_bytes()
-    profile = read_sample_bytes(data, str(path), release(number))
-    names = sorted({c.name for c in profile.profiles} | {"no_such_function"})
-    flags = ["--detailed-summary", "--show-prof-sym-list"]
-    for name in names:
-        result = tools.run_tool(tool, ["show", "--sample", *flags, f"--function={name}", str(path)])
-        assert result.returncode == 0, result.stderr
-        options = SampleShowOptions(function=name, detailed_summary=True, show_prof_sym_list=True)
-        ours = show_named_bytes(memoryview(data), str(path), options, release(number))
-        assert ours is not None
-        assert ours.text.encode() == result.stdout, name
+    _named_reads_match(number, path, ["--detailed-summary", "--show-prof-sym-list"], summaries=True)
 
 
 VTABLE_PROFILE = """\

@@ -26,6 +26,7 @@ from profdata.model.names import name_str
 from profdata.model.sample import LineLocation, SampleContext, SampleProfile, name_key
 from profdata.releases import release
 from tests.golden._cases import release_goldens
+from tests.unit.sample.test_sample_binary import profile_bytes
 
 GOLDENS = Path(__file__).resolve().parents[2] / "golden" / "sample" / "expected"
 Reader = Callable[..., SampleProfile]
@@ -183,17 +184,7 @@ def test_vtable_type_samples_read_the_same_both_ways(monkeypatch: pytest.MonkeyP
     assert main.type_samples[LineLocation(3, 0)] == {}
 
 
-def names_table(names: list[bytes], body: bytes) -> bytes:
-    out = ByteWriter()
-    out.uleb128(sample_binary.sp_magic())
-    out.uleb128(sample_binary.VERSION)
-    for value in (0, 0, 0, 0, 0, 0):
-        out.uleb128(value)
-    out.uleb128(len(names))
-    for name in names:
-        out.bytes(name + b"\0")
-    out.bytes(body)
-    return out.getvalue()
+names_table = profile_bytes  # a plain binary profile: empty summary, names, body
 
 
 def test_illegal_offset_before_20_reads_on_from_the_next_number(
