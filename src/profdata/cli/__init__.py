@@ -125,6 +125,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if command is None:
             raise UsageError(f"{PROG}: Unknown command '{rest[0]}'. Try: {PROG} --help")
         rel = releases.release(number)
+        refusal = getattr(command, "unavailable", None)
+        if refusal is not None and (error := refusal(rel)) is not None:
+            raise error
         tool = f"{PROG} {rest[0]}" if rel.cl_errors_name_subcommand else PROG
         parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}", tool=tool)
         command.add_arguments(parser)

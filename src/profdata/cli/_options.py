@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
-from collections.abc import Sequence
+from collections.abc import Container, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -66,6 +66,16 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
         raise CommandLineError(llvm_usage_message(message, self.tool))
 
+    def value_letters(self) -> str:
+        """The one-letter options that take a value (``-o``, ``-j``, ...)."""
+        return "".join(
+            opt[1]
+            for action in self._actions
+            if action.nargs != 0
+            for opt in action.option_strings
+            if len(opt) == 2 and opt[0] == "-" and opt[1] != "-"
+        )
+
     def _long_names(self) -> set[str]:
         names: set[str] = set()
         for action in self._actions:
@@ -89,6 +99,9 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 continue
             body = arg[2:] if arg.startswith("--") else arg[1:]
             name, eq, value = body.partition("=")
+            letter = grouped_letter(arg, long_names, self.value_letters())
+            if letter is not None:
+                raise grouped_option_error(arg, letter, self.tool)
             if name in long_names:
                 opt = "--" + name
                 if opt in self._bool_options and eq:
@@ -140,10 +153,46 @@ def llvm_usage_message(message: str, tool: str = "llvm-profdata") -> str:
     return f"{tool}: {message}"
 
 
+#: Each subcommand's one-letter options that take a value, the same in LLVM 14-22
+#: (``llvm-profdata CMD --help-list-hidden``; ``-h`` and 14/16's ``-W`` take none).
+#: ``LlvmArgumentParser.value_letters`` of every command's parser must agree (tested).
+VALUE_LETTERS = {"merge": "ofrj", "show": "o", "overlap": "o", "order": "o"}
+
+
+def grouped_letter(arg: str, known: Container[str], letters: str) -> str | None:
+    """The one-letter option ``cl::ParseCommandLineOptions`` reads an unknown ``arg`` as a
+    group of, when that option takes a value (which a group cannot give it).
+
+    LLVM strips one or two dashes and, when the name (before any ``=``) is no
+    option, looks for the longest prefix that is a grouping option; only
+    one-letter options group, so that is the first letter.  ``-j2``,
+    ``-ofile`` and (releases without it) ``--function=f`` all end this way.
+    """
+    body = arg[2:] if arg.startswith("--") else arg[1:]
+    name = body.partition("=")[0]
+    if len(name) < 2 or name in known or body[0] not in letters:
+        return None
+    return body[0]
+
+
+def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
+    """LLVM's three lines for ``arg`` read as a group starting with ``-letter``: the
+    option's complaint, the unknown argument, and the nearest option -- the letter
+    itself, since the failed group leaves just that name to compare."""
+    return CommandLineError(
+        f"{tool}: for the -{letter} option: may not occur within a group!\n"
+        f"{tool}: Unknown command line argument '{arg}'.  Try: '{tool} --help'\n"
+        f"{tool}: Did you mean '-{letter}'?"
+    )
+
+
 def unknown_argument(option: str, command: str, subcommand_named: bool) -> CommandLineError:
     """An option the selected release did not have, refused the way its ``cl`` parser
     refuses it (printed bare; 16 and older name the subcommand)."""
     tool = f"llvm-profdata {command}" if subcommand_named else "llvm-profdata"
+    letter = grouped_letter(option, (), VALUE_LETTERS.get(command, ""))
+    if letter is not None:
+        return grouped_option_error(option, letter, tool)
     return CommandLineError(llvm_usage_message(f"unrecognized arguments: {option}", tool))
 
 

@@ -50,12 +50,20 @@ def _check_output(path: str) -> None:
         raise WriteError(os.strerror(errno.ENOENT), path=path)
 
 
+def unavailable(release: Release) -> CommandLineError | None:
+    """Releases before 17 have no ``order``: LLVM refuses the command before any option."""
+    if release.order_command:
+        return None
+    return CommandLineError(
+        f"{_PROG}: Unknown command!\nUSAGE: {_PROG} <merge|show|overlap> [args...]"
+    )
+
+
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
-    if not release.order_command:
-        raise CommandLineError(
-            f"{_PROG}: Unknown command!\nUSAGE: {_PROG} <merge|show|overlap> [args...]"
-        )
+    refusal = unavailable(release)
+    if refusal is not None:
+        raise refusal
     if len(args.inputs) > 1:
         raise CommandLineError(
             f"{_PROG}: Too many positional arguments specified!\n"
