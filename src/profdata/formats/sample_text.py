@@ -367,14 +367,6 @@ def _visible_text(data: bytes | memoryview) -> tuple[str, list[str] | None]:
     return "\n".join(lines), lines
 
 
-def _visible_lines(data: bytes | memoryview) -> tuple[str, list[str]]:
-    """What :class:`LineCursor` reads, line for line, and the text of :func:`_visible_text`."""
-    text, lines = _visible_text(data)
-    if lines is None:
-        lines = text.split("\n") if text else []
-    return text, lines
-
-
 class _Reader:
     """``readImpl``'s loop: the common line shapes inline, every other line through
     :meth:`other_line` (the full ``ParseHead``/``ParseLine``), with one shared state."""
@@ -643,13 +635,11 @@ def _write_sample(
     pad = " " * (indent + 1)
     types = fs.type_samples
     for loc, record in sorted(fs.body_samples.items()):
-        line, disc = loc
-        where = f"{line}.{disc}" if disc else line
         if record.call_targets:
             targets = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets(md5)])
-            out.append(f"{pad}{where}: {record.samples}{targets}\n")
+            out.append(f"{pad}{loc}: {record.samples}{targets}\n")
         else:
-            out.append(f"{pad}{where}: {record.samples}\n")
+            out.append(f"{pad}{loc}: {record.samples}\n")
         if types and types.get(loc):
             out.append(_vtables_line(pad, loc, types[loc], md5))
     for loc, callees in sorted(fs.callsite_samples.items()):

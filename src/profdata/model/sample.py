@@ -359,9 +359,6 @@ class FunctionSamples:
         return result
 
     # -- queries ---------------------------------------------------------------
-    def sorted_body(self) -> list[tuple[LineLocation, SampleRecord]]:
-        return sorted(self.body_samples.items())
-
     def sorted_callsites(self, md5: bool = False) -> list[tuple[LineLocation, FunctionSamples]]:
         """Callees by location, then callee name (``std::map<std::string, ...>``)."""
         return [
@@ -408,11 +405,7 @@ class FunctionSamples:
 
     def max_body_sample(self) -> int:
         """The largest body sample of this function and its inlinees (0 if none)."""
-        best = max([r.samples for r in self.body_samples.values()], default=0)
-        for callees in self.callsite_samples.values():
-            for callee in callees.values():
-                best = max(best, callee.max_body_sample())
-        return best
+        return max((r.samples for fs in self.walk() for r in fs.body_samples.values()), default=0)
 
 
 @dataclass(eq=False)
