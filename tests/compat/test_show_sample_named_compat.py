@@ -4,7 +4,7 @@ real llvm-profdata 14/16/19/22, run live.
 For each release, the ext-binary files that release wrote into the shared
 corpus (plain, MD5, compressed; flat, inline, CS, probe profiles), every
 function name in them and an absent one: the named read
-(:func:`profdata.ops.show_sample_named.show_named_bytes`) must be taken and
+(:func:`profdata.ops.show_sample.show_named_bytes`) must be taken and
 print llvm-profdata's stdout byte for byte.
 """
 
@@ -16,8 +16,7 @@ import pytest
 
 from profdata.errors import ProfdataError
 from profdata.formats.sample_registry import read_sample_bytes
-from profdata.ops.show_sample import SampleShowOptions, show_sample_bytes
-from profdata.ops.show_sample_named import show_named_bytes
+from profdata.ops.show_sample import SampleShowOptions, show_named_bytes, show_sample_bytes
 from profdata.releases import release
 from tests.compat import tools
 from tests.conftest import SHARED

@@ -14,8 +14,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from profdata.errors import UsageError
+from profdata.errors import ProfdataError, UsageError
 from profdata.formats._files import map_file
+from profdata.formats.sample_extbinary import read_named
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import (
@@ -27,7 +28,6 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import ProfileSummary
-from profdata.ops.show_sample_named import show_named_bytes
 from profdata.ops.show_text import _render_detailed
 from profdata.releases import Release
 
@@ -82,6 +82,47 @@ def show_sample_bytes(
     if named is not None:
         return named
     profile = read_sample_bytes(view, path, release)
+    return show_sample(profile, options, release)
+
+
+def takes_named_read(options: SampleShowOptions) -> bool:
+    """Whether the output needs no function but the one named by ``--function``
+    (``--hot-func-list``/``--topn`` rank every function; JSON dumps them all)."""
+    return bool(
+        options.function
+        and not options.all_functions
+        and options.show_format == "text"
+        and not options.show_sec_info_only
+        and not options.hot_func_list
+        and not options.topn
+    )
+
+
+def show_named_bytes(
+    view: memoryview, path: str | None, options: SampleShowOptions, release: Release
+) -> SampleShowOutput | None:
+    """``show --function=NAME`` of an ext-binary profile without building every function;
+    ``None`` when the full read must be taken.
+
+    llvm-profdata reads the whole profile and then prints one function; on a
+    large file most of the work would build functions nobody prints.
+    :func:`~profdata.formats.sample_extbinary.read_named` builds just the named
+    one (still checking the others, since a fault in any of them is
+    llvm-profdata's error) and gives up on anything unusual; the summary
+    section and the symbol list it reads in full.
+    """
+    if not takes_named_read(options):
+        return None
+    try:
+        if detect(view, release, path).name != "extbinary":
+            return None
+    except ProfdataError:
+        return None
+    # The plain name, and its MD5 decimal string under which MD5 profiles list it.
+    wanted = (options.function, str(md5_hash(options.function)))
+    profile = read_named(view, path, release, wanted)
+    if profile is None:
+        return None
     return show_sample(profile, options, release)
 
 
@@ -153,13 +194,11 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
     if body:
         out.append("Samples collected in the function's body {\n")
         for loc, record in sorted(body.items()):
-            line, disc = loc
-            where = f"{line}.{disc}" if disc else line
             if record.call_targets:
                 calls = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets()])
-                out.append(f"{inner}{where}: {record.samples}, calls:{calls}\n")
+                out.append(f"{inner}{loc}: {record.samples}, calls:{calls}\n")
             else:
-                out.append(f"{inner}{where}: {record.samples}\n")
+                out.append(f"{inner}{loc}: {record.samples}\n")
             if types and loc in types:
                 out.append(inner + _type_counts(loc, types[loc]))
         out.append(pad + "}\n")

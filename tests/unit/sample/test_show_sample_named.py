@@ -20,8 +20,13 @@ from profdata.formats.sample_body import function_spans
 from profdata.formats.sample_extbinary import SecType, read_named, read_section_table, sniff
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.model.names import md5_hash
-from profdata.ops.show_sample import SampleShowOptions, SampleShowOutput, show_sample_bytes
-from profdata.ops.show_sample_named import show_named_bytes, takes_named_read
+from profdata.ops.show_sample import (
+    SampleShowOptions,
+    SampleShowOutput,
+    show_named_bytes,
+    show_sample_bytes,
+    takes_named_read,
+)
 from profdata.releases import release
 
 TESTS = Path(__file__).resolve().parents[2]
