@@ -30,7 +30,12 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from profdata.errors import MalformedError, TruncatedError, UnsupportedVersionError
+from profdata.errors import (
+    MalformedError,
+    TruncatedError,
+    UnrecognizedFormatError,
+    UnsupportedVersionError,
+)
 from profdata.formats._binary import ByteReader
 from profdata.formats._onhash import ItemRef, OnDiskHashTable
 from profdata.formats._onhash_write import bucket_order
@@ -63,6 +68,17 @@ def is_memprof_raw(prefix: bytes | memoryview) -> bool:
     """``RawMemProfReader::hasFormat``: whether a file starting with ``prefix`` is a raw
     ``.memprofraw`` profile, which ``merge`` and ``show --memory`` refuse by name."""
     return bytes(prefix[: len(MEMPROF_RAW_MAGIC)]) == MEMPROF_RAW_MAGIC
+
+
+def raw_memprof_refused(path: str) -> UnrecognizedFormatError:
+    """The refusal of a raw ``.memprofraw`` input: turning it into records means
+    symbolizing its addresses against the profiled binary, which profdata does not do."""
+    return UnrecognizedFormatError(
+        "raw MemProf profiles need symbolization against the profiled binary, which "
+        "profdata does not do; convert with llvm-profdata merge --profiled-binary=BIN",
+        path=path,
+        llvm_message="raw MemProf profile (.memprofraw): not supported by profdata",
+    )
 
 
 @dataclass(frozen=True)

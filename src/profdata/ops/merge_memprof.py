@@ -15,7 +15,6 @@ from profdata.errors import (
     CommandLineError,
     FormatError,
     ProfdataError,
-    UnrecognizedFormatError,
 )
 from profdata.formats import open_instr
 from profdata.formats.indexed import IndexedProfile
@@ -23,6 +22,7 @@ from profdata.formats.memprof import (
     MEMPROF_RAW_MAGIC,
     check_memprof_header,
     is_memprof_raw,
+    raw_memprof_refused,
     rules_for,
 )
 from profdata.formats.memprof_yaml import EMPTY_PROFILE, is_memprof_yaml, memprof_yaml_profile
@@ -134,12 +134,7 @@ def load_memprof_input(path: str) -> InstrProfile | None:
     except OSError:
         return None
     if is_memprof_raw(prefix):
-        raise UnrecognizedFormatError(
-            "symbolizing raw MemProf profiles against the profiled binary is not supported; "
-            "convert it with llvm-profdata merge --profiled-binary=BINARY first",
-            path=path,
-            llvm_message="raw MemProf profile (.memprofraw): not supported by profdata",
-        )
+        raise raw_memprof_refused(path)
     if not is_memprof_yaml(prefix):
         return None
     return memprof_yaml_profile(contents, path)

@@ -16,13 +16,12 @@ from profdata.errors import (
     FormatError,
     MalformedError,
     ProfdataError,
-    UnrecognizedFormatError,
     UsageError,
 )
 from profdata.formats import map_file, read_instr_bytes
 from profdata.formats.indexed import IndexedProfile
 from profdata.formats.indexed_layout import MAGIC
-from profdata.formats.memprof import is_memprof_raw, rules_for
+from profdata.formats.memprof import is_memprof_raw, raw_memprof_refused, rules_for
 from profdata.model.memprof import (
     Frame,
     MemProfData,
@@ -59,12 +58,7 @@ def show_memory_file(path: str, release: Release, show_format: str = "text") -> 
         raise FileError(f"{path}\n{exc.detail}") from exc
     magic = bytes(contents[: len(INDEXED_MAGIC)])
     if is_memprof_raw(magic):
-        raise UnrecognizedFormatError(
-            "raw MemProf profiles need symbolization against the profiled binary, which "
-            "profdata does not do; convert with llvm-profdata merge --profiled-binary=BIN",
-            path=path,
-            llvm_message="raw MemProf profile (.memprofraw): not supported by profdata",
-        )
+        raise raw_memprof_refused(path)
     if not release.memprof_show_indexed:
         raise FormatError(
             f"llvm-profdata {release.number} shows only raw MemProf profiles",
