@@ -42,12 +42,16 @@ def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
 class LlvmArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser that reads LLVM spellings and reports errors as UsageError."""
 
-    def __init__(self, *args: Any, tool: str = "llvm-profdata", **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, tool: str = "llvm-profdata", command: str = "", **kwargs: Any
+    ) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
         self._bool_options: set[str] = set()
         #: how the tool names itself in usage errors: LLVM 16 and older add the subcommand
         self.tool = tool
+        #: the subcommand, whose one-letter value options (:data:`VALUE_LETTERS`) group
+        self.command = command
 
     def add_flag(self, *names: str, help: str, dest: str | None = None) -> None:
         """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``."""
@@ -65,16 +69,6 @@ class LlvmArgumentParser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         raise CommandLineError(llvm_usage_message(message, self.tool))
-
-    def value_letters(self) -> str:
-        """The one-letter options that take a value (``-o``, ``-j``, ...)."""
-        return "".join(
-            opt[1]
-            for action in self._actions
-            if action.nargs != 0
-            for opt in action.option_strings
-            if len(opt) == 2 and opt[0] == "-" and opt[1] != "-"
-        )
 
     def _long_names(self) -> set[str]:
         names: set[str] = set()
@@ -99,7 +93,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 continue
             body = arg[2:] if arg.startswith("--") else arg[1:]
             name, eq, value = body.partition("=")
-            letter = grouped_letter(arg, long_names, self.value_letters())
+            letter = grouped_letter(arg, long_names, VALUE_LETTERS.get(self.command, ""))
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
             if name in long_names:
@@ -155,7 +149,7 @@ def llvm_usage_message(message: str, tool: str = "llvm-profdata") -> str:
 
 #: Each subcommand's one-letter options that take a value, the same in LLVM 14-22
 #: (``llvm-profdata CMD --help-list-hidden``; ``-h`` and 14/16's ``-W`` take none).
-#: ``LlvmArgumentParser.value_letters`` of every command's parser must agree (tested).
+#: Every command's parser registers exactly these as ``-x`` options (tested).
 VALUE_LETTERS = {"merge": "ofrj", "show": "o", "overlap": "o", "order": "o"}
 
 
