@@ -10,9 +10,7 @@ from profdata.formats.memprof_ids import (
     FRAME_DTYPE,
     FRAME_LAYOUT,
     FRAME_SIZE,
-    blake3_u64,
     frame_bytes,
-    frame_id_blake3,
 )
 from profdata.model.memprof import Frame
 
@@ -30,10 +28,6 @@ def test_the_frame_array_row_has_the_same_bytes() -> None:
     row = np.array([(FRAME.function, FRAME.line_offset, FRAME.column, 1)], dtype=FRAME_DTYPE)
     assert FRAME_DTYPE.itemsize == FRAME_SIZE
     assert row.tobytes() == frame_bytes(FRAME)
-
-
-def test_frame_ids_hash_the_serialized_frame() -> None:
-    assert frame_id_blake3(FRAME) == blake3_u64(frame_bytes(FRAME))
 
 
 def test_raw_magic_is_checked_on_the_first_8_bytes() -> None:
