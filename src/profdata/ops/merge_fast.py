@@ -162,6 +162,7 @@ class FastMerge:
         self.slow: set[int] = set()
         self.gave_up = False  # the first input was no raw profile this path can take
         self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
+        self._look_again_at = 1 << 62  # inputs left at the next look at the idle CPUs
 
     def takes(self, ctx_index: int) -> bool:
         """Whether the next input of this context comes here."""
@@ -295,11 +296,16 @@ class FastMerge:
         return True
 
     def _workers(self, remaining: int, count: int) -> int:
-        if not self.folds or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
+        if count < 2 or not self.folds or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
             return 1
         wanted = self.options.processes
         if wanted <= 0:
+            # a look at the CPUs takes milliseconds: a busy machine is looked at again
+            # only every few inputs, not before each one
+            if remaining > self._look_again_at:
+                return 1
             wanted = _idle_cpus()
+            self._look_again_at = remaining - _MIN_SPLIT
         return max(1, min(wanted, count))
 
     def _work_in_child(

@@ -10,6 +10,7 @@ import pytest
 
 from profdata.ops import merge_fast
 from profdata.ops.merge_fast import _idle_cpus, _runnable_others
+from tests.unit.ops.test_merge_fast import _one_function, _write, merge
 
 
 def loadavg(tmp_path: Path, text: str) -> str:
@@ -62,3 +63,32 @@ def test_without_proc_the_load_average_decides(
     monkeypatch.setattr(merge_fast, "_runnable_others", lambda: None)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     assert _idle_cpus() == idle(cpus())
+
+
+def _count_looks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, idle: int, threads: int) -> int:
+    """How often a merge of 30 runs of one binary looked at the idle CPUs."""
+    looks = []
+
+    def counted() -> int:
+        looks.append(1)
+        return idle
+
+    monkeypatch.setattr(merge_fast, "_idle_cpus", counted)
+    profiles = [_one_function([[(v, 1) for v in range(i % 5 + 1)]]) for i in range(30)]
+    outcome = merge(_write(tmp_path, profiles, [1] * 30), fast=True, threads=threads, processes=0)
+    assert not isinstance(outcome, str) and outcome.fast
+    return len(looks)
+
+
+def test_one_context_never_looks_at_the_cpus(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    assert _count_looks(monkeypatch, tmp_path, idle=2, threads=1) == 0
+
+
+def test_a_busy_machine_is_looked_at_every_few_inputs(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """30 inputs; a split needs 8 left: looks with 29, 21 and 13 left (inputs 1, 9, 17)."""
+    assert _count_looks(monkeypatch, tmp_path, idle=1, threads=2) == 3
+    assert _count_looks(monkeypatch, tmp_path, idle=2, threads=2) == 1  # and then it splits
