@@ -10,6 +10,11 @@ which is what people writing their own profile runtimes need.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the model imports this module
+    from profdata.model.instr import InstrProfile
+    from profdata.releases import Release
 
 
 class ProfdataError(Exception):
@@ -17,13 +22,17 @@ class ProfdataError(Exception):
 
     #: The message llvm-profdata prints for this kind of failure (after ``FILE: ``).
     llvm_message: str = "unknown error"
+    #: What a reader that streams records, as llvm-profdata's do, had delivered before
+    #: it met the failure (an ``InstrProfile``); ``merge`` keeps those records and
+    #: ``show`` prints them, as llvm-profdata does.  None when the failure comes first.
+    partial: InstrProfile | None = None
 
     def __init__(self, detail: str = "", *, path: str | None = None) -> None:
         super().__init__(detail)
         self.detail = detail
         self.path = path
 
-    def for_release(self, raw_version: int, mismatch_wording: bool) -> ProfdataError:
+    def for_release(self, release: Release) -> ProfdataError:
         """Reword for the selected release where llvm-profdata releases word it differently."""
         return self
 
@@ -114,12 +123,12 @@ class UnsupportedVersionError(FormatError):
 class RawVersionError(UnsupportedVersionError):
     """A raw version no LLVM release wrote; later releases word it as a mismatch."""
 
-    def for_release(self, raw_version: int, mismatch_wording: bool) -> ProfdataError:
+    def for_release(self, release: Release) -> ProfdataError:
         """llvm-profdata 17+ word it as a mismatch with the one version they read."""
-        if mismatch_wording:
+        if release.raw_version_mismatch_wording:
             self.llvm_message = (
                 "raw profile version mismatch: Profile uses raw profile format version = "
-                f"{self.location.found}; expected version = {raw_version}"
+                f"{self.location.found}; expected version = {release.raw_version}"
             )
         return self
 
@@ -144,6 +153,17 @@ class MalformedError(FormatError):
     """Bytes present but inconsistent (bad offsets, impossible counts)."""
 
     llvm_message = "malformed instrumentation profile data"
+
+
+class EmptyNameError(MalformedError):
+    """A name table holding an empty name: a "symbol" name since LLVM 19 (vtable
+    names share the table), a "function" name before."""
+
+    llvm_message = "malformed instrumentation profile data: symbol name is empty"
+
+    def for_release(self, release: Release) -> ProfdataError:
+        self.llvm_message = f"malformed instrumentation profile data: {release.empty_name} is empty"
+        return self
 
 
 class TooMuchDataError(FormatError):

@@ -52,6 +52,7 @@ class Release:
     #: usage errors start "llvm-profdata merge:" (the subcommand's own cl parser, <= 16)
     cl_errors_name_subcommand: bool
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
+    empty_name: str  # what an empty name in a name table is called: "... name is empty"
     show_topn_stable: bool  # --topn ties in reader order (before: libstdc++ heap order)
     # -- merge (instr-indexed.md §7, §9; verified against 14, 16, 19, 22)
     merge_pseudo_counts: bool  # PseudoHot/Warm merge rules; counters clamp at 2**64-3 (14: 2**64-1)
@@ -168,6 +169,7 @@ def _row(n: int) -> Release:
         raw_binary_ids_last_profile_only=n <= 16,
         cl_errors_name_subcommand=n <= 16,
         raw_version_mismatch_wording=n >= 17,
+        empty_name="symbol name" if n >= 19 else "function name",
         show_topn_stable=n >= 22,
         merge_pseudo_counts=n >= 15,
         merge_contexts_merge_kind=n >= 15,

@@ -139,7 +139,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if tb:
             traceback.print_exc()
         rel = releases.release(number)
-        report(exc.for_release(rel.raw_version, rel.raw_version_mismatch_wording))
+        report(exc.for_release(rel))
         return 1
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)

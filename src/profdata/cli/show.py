@@ -20,11 +20,11 @@ from collections.abc import Callable
 
 from profdata.cli._options import LlvmArgumentParser, uint_list, unknown_argument
 from profdata.cli._output import Output
-from profdata.errors import CommandLineError, UsageError
+from profdata.errors import CommandLineError, ProfdataError, UsageError
 from profdata.formats import open_instr
 from profdata.ops.merge_memprof import memprof_input_error
-from profdata.ops.show import ShowOptions, collect
-from profdata.ops.show_text import render_text_bytes
+from profdata.ops.show import ShowOptions, ShowReport, collect
+from profdata.ops.show_text import render_streamed_bytes, render_text_bytes
 from profdata.releases import Release
 
 _PROG = "llvm-profdata show"
@@ -180,6 +180,25 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     return 0
 
 
+#: llvm-profdata's stdout buffer (``st_blksize`` of a pipe or a file on Linux)
+_LLVM_STDOUT_BUFFER = 4096
+
+
+def _print_what_llvm_flushed(report: ShowReport) -> None:
+    """What llvm-profdata's stdout shows when a read fails after some records.
+
+    It prints each record as it reads it, into a buffered stream, and leaves
+    with the error without flushing: only the full buffers written so far
+    reach stdout.  A failed show never writes its ``-o`` file (see Output).
+    """
+    text = render_streamed_bytes(report)
+    flushed = len(text) - len(text) % _LLVM_STDOUT_BUFFER
+    if flushed:
+        sys.stdout.flush()
+        sys.stdout.buffer.write(text[:flushed])
+        sys.stdout.buffer.flush()
+
+
 def _warn(line: str) -> None:
     sys.stderr.write(f"warning: {line}\n")
     sys.stderr.flush()
@@ -253,7 +272,12 @@ def run(args: argparse.Namespace) -> int:
     if options.all_functions and options.function:
         sys.stderr.write("warning: -function argument ignored: showing all functions\n")
     out = Output(args.output)
-    profile = open_instr(args.inputs[0])
+    try:
+        profile = open_instr(args.inputs[0])
+    except ProfdataError as exc:
+        if exc.partial is not None and fmt == "text" and out.path is None:
+            _print_what_llvm_flushed(collect(exc.partial, options, release))
+        raise
     memprof_error = memprof_input_error(profile, release)
     if memprof_error is not None:
         raise memprof_error.with_path(args.inputs[0])

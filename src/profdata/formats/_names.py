@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import zlib
 
-from profdata.errors import DecompressionError, MalformedError
+from profdata.errors import DecompressionError, EmptyNameError, MalformedError, TruncatedError
 from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.model.names import name_bytes, name_str
 
@@ -57,6 +57,108 @@ def read_name_payloads(cur: ByteReader, field: str = "names") -> list[bytes]:
             payload = bytes(cur.raw(size, f"{field}.data"))
         payloads.append(payload)
     return payloads
+
+
+def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> list[bytes]:
+    """A raw profile's name chunks in ``[start, end)``, read the way ``readAndDecodeStrings``
+    reads them, so that a damaged section fails as llvm-profdata fails.
+
+    LLVM trusts the chunk sizes: a size or a chunk may run past the section
+    into whatever follows it in the file, a zlib stream only has to end
+    within its stated size and may be shorter than the stated uncompressed
+    size, and the zero bytes skipped are those after a chunk (a section that
+    starts with one holds an empty name).  Past the end of the file LLVM
+    reads memory it does not own; in practice (the rest of a mapped page,
+    fresh heap pages) that memory holds zeros, and so it does here.
+    """
+    data, limit = cur.data, cur.end
+    payloads: list[bytes] = []
+    pos = start
+    while pos < end:
+        chunk = pos
+        size, pos = _uleb_as_llvm(cur, pos, f"{field}.uncompressed_size")
+        csize, pos = _uleb_as_llvm(cur, pos, f"{field}.compressed_size")
+        if csize:
+            payload = _uncompress_as_llvm(_bytes_past_end(data, pos, csize, limit), size)
+            if payload is None:
+                cur.fail(
+                    DecompressionError,
+                    "a name chunk's zlib stream does not end within its compressed size, "
+                    "or holds more than its uncompressed size",
+                    field=f"{field}.compressed_data",
+                    expected=f"a zlib stream of <= {csize} bytes giving <= {size} bytes",
+                    found="no such stream",
+                    at=chunk,
+                )
+            pos += csize
+        else:
+            if pos + size > limit + _MAX_ZEROS_PAST_END:
+                cur.fail(
+                    TruncatedError,
+                    "a stored name chunk runs far past the end of the file",
+                    field=f"{field}.data",
+                    expected=f"{size} bytes",
+                    found=f"{limit - pos} bytes",
+                    at=chunk,
+                )
+            payload = _bytes_past_end(data, pos, size, limit)
+            pos += size
+        if (
+            not payload
+            or payload[:1] == SEPARATOR
+            or payload[-1:] == SEPARATOR
+            or (SEPARATOR * 2 in payload)
+        ):
+            cur.fail(
+                EmptyNameError,
+                f"the {field} section holds an empty name",
+                field=field,
+                expected="non-empty names separated by 0x01",
+                found="an empty name",
+                at=chunk,
+            )
+        payloads.append(payload)
+        while pos < end and data[pos] == 0:
+            pos += 1
+    return payloads
+
+
+#: how far past the end of the file a stored chunk is read as zeros (LLVM's reads
+#: that far beyond its buffer would fault; this bounds the memory spent on them)
+_MAX_ZEROS_PAST_END = 1 << 24
+
+
+def _bytes_past_end(data: memoryview, pos: int, size: int, limit: int) -> bytes:
+    """``size`` bytes from ``pos``, zeros past ``limit``."""
+    inside = bytes(data[pos : min(pos + size, limit)])
+    return inside + bytes(min(size - len(inside), _MAX_ZEROS_PAST_END))
+
+
+def _uleb_as_llvm(cur: ByteReader, pos: int, field: str) -> tuple[int, int]:
+    """``decodeULEB128`` without an end: a value too big for 64 bits reads as 0, and
+    past the end of the file a zero byte ends it."""
+    value, shift = 0, 0
+    while True:
+        byte = cur.data[pos] if pos < cur.end else 0
+        pos += 1
+        slice_ = byte & 0x7F
+        if shift >= 63 and ((shift == 63 and slice_ > 1) or (shift > 63 and slice_)):
+            return 0, pos
+        value |= slice_ << shift
+        shift += 7
+        if not byte & 0x80:
+            return value, pos
+
+
+def _uncompress_as_llvm(blob: bytes, size: int) -> bytes | None:
+    """zlib's ``uncompress`` into a buffer of ``size`` bytes: the stream must end within
+    ``blob`` and fit; trailing bytes and a shorter result are fine.  None if it fails."""
+    inflater = zlib.decompressobj()
+    try:
+        out = inflater.decompress(blob, size + 1 if size < 1 << 31 else 0)
+    except zlib.error:
+        return None
+    return out if inflater.eof and len(out) <= size else None
 
 
 def write_name_chunk(out: ByteWriter, names: list[str], *, compress: bool = True) -> None:

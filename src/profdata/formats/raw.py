@@ -19,6 +19,7 @@ tests, get a reference dump.  Layouts live in :mod:`profdata.formats.raw_layout`
 
 from __future__ import annotations
 
+import copy
 import struct
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -31,6 +32,7 @@ import numpy.typing as npt
 from profdata.errors import (
     HeaderCorruptError,
     MalformedError,
+    ProfdataError,
     RawVersionError,
     TooMuchDataError,
     TruncatedError,
@@ -39,7 +41,7 @@ from profdata.errors import (
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
 from profdata.formats._binary_ids import read_binary_id_entries
-from profdata.formats._names import read_name_payloads
+from profdata.formats._names import read_names_as_llvm
 from profdata.formats.correlate_data import Correlation, correlated_sections, is_lightweight
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
@@ -102,9 +104,21 @@ def read(
     parts: list[_RawPart] = []
     pos: int | None = 0
     while pos is not None:
-        part = _ProfileReader(cur, pos, width, first=not parts, correlation=correlation).parse()
+        reader: _ProfileReader | None = None
+        try:
+            reader = _ProfileReader(cur, pos, width, first=not parts, correlation=correlation)
+            part = reader.parse()
+        except ProfdataError as exc:
+            read_so_far = parts + ([reader.partial] if reader and reader.partial else [])
+            if read_so_far:
+                exc.partial = _assemble(read_so_far)
+            raise
         parts.append(part)
-        pos = _next_header(cur, part.end, parts[0].header_size)
+        try:
+            pos = _next_header(cur, part.end, parts[0].header_size)
+        except ProfdataError as exc:
+            exc.partial = _assemble(parts)
+            raise
     return _assemble(parts)
 
 
@@ -287,6 +301,9 @@ class _ProfileReader:
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation = correlation
         self.correlated = correlation is not None or is_lightweight(self.header)
+        #: what ``RawInstrProfReader`` delivered before a bad data record: the records
+        #: before it (llvm-profdata merges and prints them before failing)
+        self.partial: _RawPart | None = None
 
     def _read_header(self, width: int, first: bool) -> tuple[RawLayout, RawHeader]:
         cur, start = self.cur, self.start
@@ -376,20 +393,7 @@ class _ProfileReader:
         """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
         if not region.size:
             return NameTable([])
-        cur = self.cur
-        cur.pos = region.start
-        payloads = read_name_payloads(cur.sub(region.size, region.name), region.name)
-        if NameTable.has_empty_name(payloads):
-            cur.fail(
-                MalformedError,
-                f"the {region.name} section holds an empty name",
-                field=region.name,
-                expected="non-empty names separated by 0x01",
-                found="an empty name",
-                at=region.start,
-                llvm_message=f"{_MALFORMED}: symbol name is empty",
-            )
-        return NameTable(payloads)
+        return NameTable(read_names_as_llvm(self.cur, region.start, region.end, region.name))
 
     def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
         return np.frombuffer(self.cur.data, dtype=dtype, count=count, offset=region.start)
@@ -410,7 +414,19 @@ class _ProfileReader:
             )
             vtables, vtable_names = vtables[:0], NameTable([])
         reader = _RecordReader(self, data, vtables, names)
-        columns, end = reader.read()
+        try:
+            columns, end = reader.read()
+        except ProfdataError:
+            if reader.failed is not None:  # the records before the bad one were read
+                good = reader.first(reader.failed)
+                good_columns, good_end = good.read()
+                # a record whose value data fails had its counters (and timestamp) read
+                stamped = reader.first(reader.failed + 1) if reader.failed_in_values else good
+                self.partial = _RawPart(
+                    self.header, self.layout.header_size, good_columns, good.records,
+                    binary_ids, names, vtable_names, stamped.timestamps(), good_end,
+                )  # fmt: skip
+            raise
         return _RawPart(
             self.header,
             self.layout.header_size,
@@ -466,6 +482,22 @@ class _RecordReader:
             if self._first_bad_record() < len(data):
                 self.offsets = absolute
         self.pair_dtype = np.dtype([("value", layout.word_dtype), ("count", layout.word_dtype)])
+        #: the data record :meth:`read` failed at (LLVM reads them in order)
+        self.failed: int | None = None
+        self.failed_in_values = False
+        self._checking = 0
+
+    def first(self, count: int) -> _RecordReader:
+        """A reader of the first ``count`` records only (indirect-call targets still
+        resolved against every record, as ``createSymtab`` does)."""
+        part = copy.copy(self)
+        part.data = self.data[:count]
+        part.num_counters = self.num_counters[:count]
+        part.offsets = self.offsets[:count]
+        part.num_bitmap = self.num_bitmap[:count]
+        part.boffsets = self.boffsets[:count]
+        part.failed = None
+        return part
 
     def _field_at(self, index: int, name: str) -> int:
         return self.data_start + index * self.layout.data_size + self.layout.data_offset(name)
@@ -570,6 +602,7 @@ class _RecordReader:
         finds the bad blobs and decodes the good ones in bulk.
         """
         cur = self.cur
+        self._checking = index
         fld = f"value_data[{index}]"
         left = cur.end - pos
         if left < 8:
@@ -730,8 +763,13 @@ class _RecordReader:
         count = len(self.data)
         stop = self._first_bad_record()
         has_values = np.flatnonzero((self.data["num_value_sites"] != 0).any(axis=1))
-        end = self._scan_value_blobs(has_values[has_values < stop].tolist())
+        try:
+            end = self._scan_value_blobs(has_values[has_values < stop].tolist())
+        except ProfdataError:
+            self.failed, self.failed_in_values = self._checking, True
+            raise
         if stop < count:
+            self.failed = stop
             self._fail_record(stop)
         counts, lengths = self._counter_columns()
         refs = self.data["name_ref"]

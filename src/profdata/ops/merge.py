@@ -189,8 +189,16 @@ class InstrProfWriter:
         self._add_extras(profile, weight, keep_vtable_symbols)
         return None
 
-    def _add_extras(self, profile: InstrProfile, weight: int, keep_vtable_symbols: bool) -> None:
-        """The vtable names (if kept), temporal traces and binary ids of a loaded input."""
+    def _add_extras(
+        self,
+        profile: InstrProfile,
+        weight: int,
+        keep_vtable_symbols: bool,
+        *,
+        binary_ids: bool = True,
+    ) -> None:
+        """The vtable names (if kept), temporal traces and binary ids of a loaded input
+        (LLVM reads the binary ids only after the last record)."""
         if keep_vtable_symbols:
             self.vtable_names.extend(profile.vtable_names)
         if (
@@ -202,9 +210,10 @@ class InstrProfWriter:
             if profile.format == "raw":  # RawInstrProfReader stamps the input's weight
                 traces = [TemporalTrace(weight, t.function_hashes) for t in traces]
             self.traces.add_traces(traces, profile.trace_stream_size)
-        self.binary_ids.extend(
-            profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
-        )
+        if binary_ids:
+            self.binary_ids.extend(
+                profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
+            )
         self.memprof = merged_memprof(self.memprof, profile.memprof)
 
     @staticmethod
@@ -495,7 +504,7 @@ def _read(load: Loader, path: str) -> InstrProfile | ProfdataError:
 
 def input_failure(path: str, error: ProfdataError, release: Release) -> InputFailure:
     """An unreadable input, worded as the selected release words it."""
-    reworded = error.for_release(release.raw_version, release.raw_version_mismatch_wording)
+    reworded = error.for_release(release)
     return InputFailure(path, reworded.llvm_message, reworded)
 
 
@@ -526,18 +535,38 @@ def _load_input(
     options: MergeOptions,
     reporter: Reporter,
 ) -> None:
-    """``loadInput``: flags, records (remapped), vtable names, traces, binary ids."""
+    """``loadInput``: flags, records (remapped), vtable names, traces, binary ids.
+
+    An input that fails after its first records keeps them, as LLVM's loop over
+    the reader has added them by then (with the traces, not the binary ids).
+    """
     if isinstance(loaded, EmptyProfileError):
         return
     loaded = checked_input(loaded, entry.path, options.release)
     if isinstance(loaded, ProfdataError):
-        ctx.errors.append(input_failure(entry.path, loaded, options.release))
+        if loaded.partial is None or _merge_profile(
+            ctx, entry, loaded.partial, options, reporter, complete=False
+        ):
+            ctx.errors.append(input_failure(entry.path, loaded, options.release))
         return
-    profile = loaded
+    _merge_profile(ctx, entry, loaded, options, reporter, complete=True)
+
+
+def _merge_profile(
+    ctx: WriterContext,
+    entry: WeightedFile,
+    profile: InstrProfile,
+    options: MergeOptions,
+    reporter: Reporter,
+    *,
+    complete: bool,
+) -> bool:
+    """Merge a read input (``complete``) or what was read of it; False if its kind
+    conflicts with the context's (that failure is then the input's only one)."""
     writer = ctx.writer
     if writer.merge_kind(profile.kind, profile.explicit_frontend) is not None:
         ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
-        return
+        return False
     remap = options.remapping
     records = profile.records
     names = [remap.get(rec.name, rec.name) for rec in records] if remap else None
@@ -546,4 +575,5 @@ def _load_input(
             kind = problems[0]
             name = records[index].name if names is None else names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
-    writer._add_extras(profile, entry.weight, options.keep_vtable_symbols)
+    writer._add_extras(profile, entry.weight, options.keep_vtable_symbols, binary_ids=complete)
+    return True

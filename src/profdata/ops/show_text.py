@@ -60,6 +60,17 @@ def render_text(report: ShowReport) -> str:
 
 def render_text_bytes(report: ShowReport) -> bytes:
     """The output as bytes: names carry their exact bytes through surrogate escapes."""
+    out = [render_streamed_bytes(report)]
+    if report.summary is not None:
+        tail: list[str] = []
+        _render_tail(tail, report, report.summary)
+        out.append("".join(tail).encode(ENCODING, ERRORS))
+    return b"".join(out)
+
+
+def render_streamed_bytes(report: ShowReport) -> bytes:
+    """What llvm-profdata prints before and while it reads the records (not the
+    summary after them)."""
     opts = report.options
     out: list[bytes] = []
     if opts.list_below_cutoff and not opts.text:
@@ -68,10 +79,6 @@ def render_text_bytes(report: ShowReport) -> bytes:
     if opts.text and report.is_ir:
         out.append(b":ir\n")
     out.extend(_render_items(report))
-    if report.summary is not None:
-        tail: list[str] = []
-        _render_tail(tail, report, report.summary)
-        out.append("".join(tail).encode(ENCODING, ERRORS))
     return b"".join(out)
 
 
