@@ -26,7 +26,7 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from profdata import releases
-from profdata.errors import HeaderCorruptError, TextSyntaxError, TruncatedError
+from profdata.errors import HeaderCorruptError, ProfdataError, TextSyntaxError, TruncatedError
 from profdata.formats import InstrFormat, register
 from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint, show_line
 from profdata.model.instr import (
@@ -105,8 +105,13 @@ def read(view: memoryview, path: str | None = None) -> InstrProfile:
     _read_header(cur, profile)
     vtable_names: dict[str, None] = {}
     records: list[InstrRecord] = []
-    while not cur.at_end:
-        records.append(_read_record(cur, profile.symbols, vtable_names))
+    try:
+        while not cur.at_end:
+            records.append(_read_record(cur, profile.symbols, vtable_names))
+    except ProfdataError as exc:  # LLVM had handed out the records before this one
+        profile.records, profile.vtable_names = records, list(vtable_names)
+        exc.partial = profile
+        raise
     profile.records = records
     profile.vtable_names = list(vtable_names)
     return profile

@@ -1,4 +1,4 @@
-"""What the raw reader had read when it failed, and what merge and show do with it.
+"""What the raw and text readers had read when they failed, and what merge and show do with it.
 
 llvm-profdata reads a raw profile record by record: a bad record, bad value
 data or bytes after the last profile fail the read only after the records
@@ -193,3 +193,18 @@ def test_a_chunk_reads_on_past_its_section() -> None:
     """The section is 4 bytes, the chunk says 5: LLVM takes the next byte of the file."""
     section = bytes([5, 0]) + b"ab"
     assert names(section, after=b"cde") == [b"abcde"]
+
+
+# -- text profiles: the same streaming --------------------------------------------------
+GOOD_TEXT = "# IR level Instrumentation Flag\n:ir\nalpha\n10\n2\n1\n1\n\n"
+BAD_TEXT = "# IR level Instrumentation Flag\n:ir\nalpha\n10\n2\n5\n7\n\nbeta\n11\n2\n3\nx\n\n"
+
+
+def test_a_text_profile_fails_after_its_good_records(tmp_path: Path) -> None:
+    good, bad = tmp_path / "good.proftext", tmp_path / "bad.proftext"
+    good.write_text(GOOD_TEXT)
+    bad.write_text(BAD_TEXT)
+    got = merged([(str(good), 1), (str(bad), 1)], FailureMode.ALL)
+    assert [(r.name, r.counts.tolist()) for r in got.records] == [("alpha", [6, 8])]
+    with pytest.raises(ProfdataError):
+        merged([(str(good), 1), (str(bad), 1)], FailureMode.ANY)
