@@ -616,7 +616,8 @@ class _RecordReader:
             )
         cur.pos = pos
         total = cur.u32(f"{fld}.total_size")
-        num_kinds = cur.u32(f"{fld}.num_value_kinds")
+        # LLVM copies TotalSize bytes over a zeroed header: a shorter blob has no kinds
+        num_kinds = cur.u32(f"{fld}.num_value_kinds") if total >= 8 else 0
         if total > left:
             cur.fail(
                 TooMuchDataError,
@@ -632,11 +633,11 @@ class _RecordReader:
                 "number of value profile kinds is invalid",
                 f"{fld}.num_value_kinds", pos + 4, f"<= {_IPVK_LAST + 1}", str(num_kinds),
             )  # fmt: skip
-        if total % 8 or total < 8:
+        if total % 8:
             self._fail_malformed(
                 f"the value data of data record {index} has an impossible size",
                 "total size is not multiples of quardword",
-                f"{fld}.total_size", pos, "a multiple of 8, at least 8", str(total),
+                f"{fld}.total_size", pos, "a multiple of 8", str(total),
             )  # fmt: skip
         end = pos + total
         rec = pos + 8
@@ -688,6 +689,7 @@ class _RecordReader:
             return last + int(struct.unpack_from(f"{cur.order}I", data, last)[0])
         unpack = struct.Struct(f"{cur.order}I").unpack_from
         starts: list[int] = []
+        kept: list[int] = []
         pos = self.value_start
         broken = None  # the first blob whose size is already wrong
         for index in rows:
@@ -695,12 +697,15 @@ class _RecordReader:
                 broken = index
                 break
             (total,) = unpack(data, pos)
+            if total == 0:
+                continue  # LLVM reads an empty ValueProfData: no value data, nothing skipped
             if total < 8 or total % 8 or total > size - pos:
                 broken = index
                 break
             starts.append(pos)
+            kept.append(index)
             pos += total
-        self.blob_rows = rows[: len(starts)]
+        self.blob_rows = kept
         self.blobs = scan_blobs(cur, np.array(starts, dtype=np.int64))
         for bad in self.blobs.bad.tolist():
             self._check_value_blob(starts[bad], self.blob_rows[bad])

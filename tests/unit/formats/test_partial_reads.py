@@ -28,6 +28,7 @@ from profdata.errors import (
 from profdata.formats import raw, raw_write
 from profdata.formats._binary import ByteReader
 from profdata.formats._names import read_names_as_llvm
+from profdata.formats.raw_layout import RawHeader, raw_layout, sections
 from profdata.model.instr import InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind
 from profdata.ops.merge import FailureMode, MergeOptions, load_path, merge_instr
@@ -208,3 +209,22 @@ def test_a_text_profile_fails_after_its_good_records(tmp_path: Path) -> None:
     assert [(r.name, r.counts.tolist()) for r in got.records] == [("alpha", [6, 8])]
     with pytest.raises(ProfdataError):
         merged([(str(good), 1), (str(bad), 1)], FailureMode.ANY)
+
+
+def test_an_empty_value_blob_is_read_as_no_value_data() -> None:
+    """TotalSize 0: LLVM reads an empty ValueProfData and stays put, so every record reads
+    the same zero and the position after the last one is the blob's second word, not 8-aligned
+    (llvm-profdata 22: "insufficient padding")."""
+    data = bytearray(RUN1.read_bytes())
+    intact = raw.read(bytes(data))
+    layout = raw_layout(10, 8, "<")
+    header = RawHeader.from_words(layout, struct.unpack_from("<16Q", data))
+    value_start = {s.name: s for s in sections(layout, header, 0)}["vnames_padding"].end
+    struct.pack_into("<I", data, value_start, 0)
+    error = read_error(bytes(data))
+    assert error.llvm_message.endswith("insufficient padding")
+    assert error.partial is not None
+    assert [r.value_sites for r in error.partial.records] == [{}] * len(intact.records)
+    assert [r.counts.tolist() for r in error.partial.records] == [
+        r.counts.tolist() for r in intact.records
+    ]
