@@ -12,8 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # the model imports this module
-    from profdata.model.instr import InstrProfile
+if TYPE_CHECKING:
     from profdata.releases import Release
 
 
@@ -23,9 +22,10 @@ class ProfdataError(Exception):
     #: The message llvm-profdata prints for this kind of failure (after ``FILE: ``).
     llvm_message: str = "unknown error"
     #: What a reader that streams records, as llvm-profdata's do, had delivered before
-    #: it met the failure (an ``InstrProfile``); ``merge`` keeps those records and
-    #: ``show`` prints them, as llvm-profdata does.  None when the failure comes first.
-    partial: InstrProfile | None = None
+    #: it met the failure: an ``InstrProfile`` (this leaf module cannot name the model),
+    #: whose records ``merge`` keeps and ``show`` prints, as llvm-profdata does.  None
+    #: when the failure comes first.
+    partial: object | None = None
 
     def __init__(self, detail: str = "", *, path: str | None = None) -> None:
         super().__init__(detail)

@@ -22,6 +22,7 @@ from profdata.cli._options import LlvmArgumentParser, uint_list, unknown_argumen
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, ProfdataError, UsageError
 from profdata.formats import open_instr
+from profdata.model.instr import InstrProfile
 from profdata.ops.merge_memprof import memprof_input_error
 from profdata.ops.show import ShowOptions, ShowReport, collect
 from profdata.ops.show_text import render_streamed_bytes, render_text_bytes
@@ -275,7 +276,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = open_instr(args.inputs[0])
     except ProfdataError as exc:
-        if exc.partial is not None and fmt == "text" and out.path is None:
+        if isinstance(exc.partial, InstrProfile) and fmt == "text" and out.path is None:
             _print_what_llvm_flushed(collect(exc.partial, options, release))
         raise
     memprof_error = memprof_input_error(profile, release)

@@ -544,8 +544,9 @@ def _load_input(
         return
     loaded = checked_input(loaded, entry.path, options.release)
     if isinstance(loaded, ProfdataError):
-        if loaded.partial is None or _merge_profile(
-            ctx, entry, loaded.partial, options, reporter, complete=False
+        read = loaded.partial
+        if not isinstance(read, InstrProfile) or _merge_profile(
+            ctx, entry, read, options, reporter, complete=False
         ):
             ctx.errors.append(input_failure(entry.path, loaded, options.release))
         return

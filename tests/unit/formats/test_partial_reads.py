@@ -57,7 +57,7 @@ def test_bytes_after_the_last_profile_fail_after_every_record() -> None:
     error = read_error(RUN1.read_bytes() + b"\xde\xad\xbe")
     assert isinstance(error, MalformedError)
     assert "not enough space for another header" in error.llvm_message
-    assert error.partial is not None
+    assert isinstance(error.partial, InstrProfile)
     assert summary(list(error.partial.records)) == summary(list(intact.records))
 
 
@@ -66,7 +66,7 @@ def test_cut_value_data_keeps_the_records_before_its_owner() -> None:
     owners = [i for i, r in enumerate(intact.records) if r.value_sites]
     error = read_error(RUN1.read_bytes()[:-8])  # the last blob loses its end
     assert isinstance(error, TooMuchDataError)
-    assert error.partial is not None
+    assert isinstance(error.partial, InstrProfile)
     assert summary(list(error.partial.records)) == summary(list(intact.records[: owners[-1]]))
 
 
@@ -75,7 +75,7 @@ def test_a_bad_first_record_leaves_an_empty_profile_of_the_files_kind() -> None:
     struct.pack_into("<Q", data, 8 * COUNTERS_DELTA_WORD, 0x7777)
     error = read_error(bytes(data))
     assert "counter offset" in error.llvm_message
-    assert error.partial is not None
+    assert isinstance(error.partial, InstrProfile)
     assert error.partial.records == []
     assert error.partial.kind == raw.read(RUN1.read_bytes()).kind
 
@@ -223,7 +223,7 @@ def test_an_empty_value_blob_is_read_as_no_value_data() -> None:
     struct.pack_into("<I", data, value_start, 0)
     error = read_error(bytes(data))
     assert error.llvm_message.endswith("insufficient padding")
-    assert error.partial is not None
+    assert isinstance(error.partial, InstrProfile)
     assert [r.value_sites for r in error.partial.records] == [{}] * len(intact.records)
     assert [r.counts.tolist() for r in error.partial.records] == [
         r.counts.tolist() for r in intact.records
