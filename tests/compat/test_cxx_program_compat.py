@@ -80,10 +80,10 @@ def test_cxx_program(
     tools.run_tool(tool, ["merge", "-o", str(indexed), *names]).check_returncode()
     tools.run_tool(tool, ["merge", "--text", "-o", str(text), *names]).check_returncode()
 
-    commands: list[tuple[list[str], bool]] = []
+    commands: list[list[str]] = []
     for profile in (names[0], str(indexed)):
-        commands += [(["show", *options, profile], False) for options in SHOW]
-    commands += [(["show", *options, str(text)], False) for options in SHOW[:5]]
+        commands += [["show", *options, profile] for options in SHOW]
+    commands += [["show", *options, str(text)] for options in SHOW[:5]]
     merges = [
         names,
         ["--sparse", *names],
@@ -94,27 +94,16 @@ def test_cxx_program(
         ["--no-function=clamp", str(indexed), names[2]],
         [str(text), names[1]],
     ]
-    commands += [(["merge", *args, "-o", "@OUT"], True) for args in merges]
+    commands += [["merge", *args, "-o", "@OUT"] for args in merges]
     commands += [
-        (["overlap", str(indexed), names[0]], False),
-        (["overlap", "--function=parse", names[1], names[2]], False),
-        (["overlap", "--value-cutoff=2", str(text), names[2]], False),
+        ["overlap", str(indexed), names[0]],
+        ["overlap", "--function=parse", names[1], names[2]],
+        ["overlap", "--value-cutoff=2", str(text), names[2]],
     ]
 
-    failures = []
-    for args, writes in commands:
-        theirs, ours = tmp_path / "theirs.out", tmp_path / "ours.out"
-        for path in (theirs, ours):
-            path.unlink(missing_ok=True)
-        real = tools.run_tool(tool, [a.replace("@OUT", str(theirs)) for a in args])
-        got = run_profdata(
-            f"--llvm-release={release}", *[a.replace("@OUT", str(ours)) for a in args]
-        )
-        same = real.returncode == got.code and real.stdout == got.stdout
-        if same and writes:
-            same = theirs.exists() == ours.exists() and (
-                not theirs.exists() or theirs.read_bytes() == ours.read_bytes()
-            )
-        if not same:
-            failures.append(" ".join(args))
+    failures = [
+        " ".join(args)
+        for args in commands
+        if not tools.compare_with_tool(tool, release, args, run_profdata, tmp_path)[0]
+    ]
     assert not failures, failures

@@ -49,13 +49,6 @@ def damaged(data: bytes) -> dict[str, bytes]:
     }
 
 
-def first_error_line(stderr: bytes) -> str:
-    for line in stderr.decode(errors="replace").splitlines():
-        if line.startswith(("error: ", "warning: ")):
-            return line
-    return ""
-
-
 @pytest.mark.parametrize("release", tools.RELEASES)
 def test_damaged_raw_profiles(
     release: int,
@@ -71,30 +64,15 @@ def test_damaged_raw_profiles(
     for name, data in damaged(run.read_bytes()).items():
         bad = tmp_path / f"{name}.profraw"
         bad.write_bytes(data)
-        commands = [
-            (["show", "--all-functions", "--counts", str(bad)], False),
-            (["merge", "--failure-mode=all", "-o", "@OUT", str(good), str(bad)], True),
-        ]
-        for args, writes in commands:
-            theirs, ours = tmp_path / "theirs.out", tmp_path / "ours.out"
-            for path in (theirs, ours):
-                path.unlink(missing_ok=True)
-            real = tools.run_tool(tool, [a.replace("@OUT", str(theirs)) for a in args])
+        for args in (
+            ["show", "--all-functions", "--counts", str(bad)],
+            ["merge", "--failure-mode=all", "-o", "@OUT", str(good), str(bad)],
+        ):
+            same, real = tools.compare_with_tool(
+                tool, release, args, run_profdata, tmp_path, first_error_line=True
+            )
             if real.returncode < 0:
                 continue  # llvm-profdata crashed on it: nothing to compare with
-            got = run_profdata(
-                f"--llvm-release={release}", *[a.replace("@OUT", str(ours)) for a in args]
-            )
-            wanted = first_error_line(real.stderr)
-            same = (
-                real.returncode == got.code
-                and real.stdout == got.stdout
-                and wanted in got.stderr.decode(errors="replace")
-            )
-            if same and writes:
-                same = theirs.exists() == ours.exists() and (
-                    not theirs.exists() or theirs.read_bytes() == ours.read_bytes()
-                )
             if not same:
                 failures.append(f"{name}: {' '.join(args[:-1])}")
             partial_outputs += args[0] == "show" and real.returncode != 0 and bool(real.stdout)

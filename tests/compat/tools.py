@@ -10,8 +10,12 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # conftest imports this module
+    from tests.conftest import CliResult
 
 #: Releases whose behaviour was recorded in the golden files and the corpus.
 RELEASES = (14, 16, 19, 22)
@@ -43,3 +47,33 @@ def run_tool(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run a real tool with its output captured; the caller checks the exit status."""
     return subprocess.run([str(tool), *args], cwd=cwd, capture_output=True, timeout=300)
+
+
+def compare_with_tool(
+    tool: Path,
+    release: int,
+    args: Sequence[str],
+    run_profdata: Callable[..., CliResult],
+    scratch: Path,
+    *,
+    first_error_line: bool = False,
+) -> tuple[bool, subprocess.CompletedProcess[bytes]]:
+    """Run one command through the real tool and through ``profdata --llvm-release``:
+    whether exit status, stdout and the file written at ``@OUT`` agree (and, if asked,
+    whether our stderr holds the real tool's first error line); the real run.
+    """
+    theirs, ours = scratch / "theirs.out", scratch / "ours.out"
+    for path in (theirs, ours):
+        path.unlink(missing_ok=True)
+    real = run_tool(tool, [a.replace("@OUT", str(theirs)) for a in args])
+    got = run_profdata(f"--llvm-release={release}", *[a.replace("@OUT", str(ours)) for a in args])
+    same = real.returncode == got.code and real.stdout == got.stdout
+    if same and "@OUT" in args:
+        same = theirs.exists() == ours.exists() and (
+            not theirs.exists() or theirs.read_bytes() == ours.read_bytes()
+        )
+    if same and first_error_line:
+        lines = real.stderr.decode(errors="replace").splitlines()
+        wanted = next((x for x in lines if x.startswith(("error: ", "warning: "))), "")
+        same = wanted in got.stderr.decode(errors="replace")
+    return same, real
