@@ -6,9 +6,10 @@ functions that ``show --all-functions`` prints more than one 4096-byte
 buffer, and value data at the end of its raw files.
 Each damage below is one the shared corpus applies to its own programs
 (``bad-inputs-vis``); llvm-profdata meets it after reading some records (or
-before any), and then ``show`` has printed the full buffers of those records
-and ``merge --failure-mode=all`` has merged them.  Exit status, stdout, the
-merged file and the first line of the error must be the real tool's.
+before any), and then ``show`` has printed the full buffers of those records,
+``merge --failure-mode=all`` has merged them and ``overlap`` overlaps them.
+Exit status, stdout, the merged file and the first line of the error must be
+the real tool's.
 """
 
 from __future__ import annotations
@@ -67,6 +68,7 @@ def test_damaged_raw_profiles(
         for args in (
             ["show", "--all-functions", "--counts", str(bad)],
             ["merge", "--failure-mode=all", "-o", "@OUT", str(good), str(bad)],
+            ["overlap", str(good), str(bad)],
         ):
             same, real = tools.compare_with_tool(
                 tool, release, args, run_profdata, tmp_path, first_error_line=True

@@ -7,9 +7,11 @@ byte (:mod:`profdata.ops.overlap`).  All of LLVM's options parse, including
 Errors reading an input are reported in llvm-profdata's words
 (``error: error in getting profile count sums: MESSAGE``, which names no
 file, plus its ``note:`` hint for unrecognized formats), then our located
-detail.  llvm-profdata reads each input in full only while iterating, so it
-silently overlaps the records before a malformed one and exits 0; profdata
-refuses such an input instead.
+detail.  An input that goes bad after its first records (a bad data record,
+cut value data, bytes after the last raw profile, a bad text record) is what
+llvm-profdata's streaming readers had read by then: it silently overlaps those
+records and exits 0.  profdata does the same and says on stderr what it
+passed over.
 
 When an input's edge sum is 0, llvm-profdata writes "Sum of edge counts for
 profile F is 0." to a buffer it never flushes: the line reaches a terminal
@@ -137,10 +139,22 @@ def count_sums_error(exc: ProfdataError) -> ProfdataError:
 
 
 def _read(path: str) -> InstrProfile:
+    """An input as llvm-profdata overlaps it: in full, or the records read before a bad
+    one (LLVM ignores that failure; we say what it was on stderr)."""
     try:
         return load_path(path)
     except ProfdataError as exc:
+        if isinstance(exc.partial, InstrProfile):
+            report_ignored(exc)
+            return exc.partial
         raise count_sums_error(exc) from exc
+
+
+def report_ignored(exc: ProfdataError) -> None:
+    """``warning: FILE: MESSAGE`` (and our detail) for a failure llvm-profdata passes over."""
+    sys.stderr.write(f"warning: {exc.headline()} (overlapping the records before it)\n")
+    if isinstance(exc, FormatError) and (detail := exc.locate()):
+        sys.stderr.write(f"  detail: {detail}\n")
 
 
 def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int:
