@@ -16,6 +16,16 @@ from profdata.model.names import name_bytes, name_str
 SEPARATOR = b"\x01"
 
 
+def holds_empty_name(payload: bytes) -> bool:
+    """Whether splitting a chunk at 0x01 gives an empty name (LLVM: "... name is empty")."""
+    return (
+        not payload
+        or payload[:1] == SEPARATOR
+        or payload[-1:] == SEPARATOR
+        or SEPARATOR * 2 in payload
+    )
+
+
 def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
     """All names in the cursor's remaining bytes (zero bytes between chunks skipped)."""
     payloads = read_name_payloads(cur, field)
@@ -103,12 +113,7 @@ def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> lis
                 )
             payload = _bytes_past_end(data, pos, size, limit)
             pos += size
-        if (
-            not payload
-            or payload[:1] == SEPARATOR
-            or payload[-1:] == SEPARATOR
-            or (SEPARATOR * 2 in payload)
-        ):
+        if holds_empty_name(payload):
             cur.fail(
                 EmptyNameError,
                 f"the {field} section holds an empty name",

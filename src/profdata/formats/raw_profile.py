@@ -13,10 +13,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from profdata.formats._names import SEPARATOR, holds_empty_name
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
-
-SEPARATOR = b"\x01"  # between names in a name chunk
 
 
 class NameTable:
@@ -33,10 +32,7 @@ class NameTable:
     @staticmethod
     def has_empty_name(payloads: list[bytes]) -> bool:
         """Whether the chunks hold an empty name (LLVM: "symbol name is empty")."""
-        return any(
-            not p or p[:1] == SEPARATOR or p[-1:] == SEPARATOR or SEPARATOR * 2 in p
-            for p in payloads
-        )
+        return any(map(holds_empty_name, payloads))
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""
