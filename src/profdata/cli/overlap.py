@@ -142,12 +142,16 @@ def _read(path: str) -> InstrProfile:
     """An input as llvm-profdata overlaps it: in full, or the records read before a bad
     one (LLVM ignores that failure; we say what it was on stderr)."""
     try:
-        return load_path(path)
+        profile = load_path(path)
     except ProfdataError as exc:
         if isinstance(exc.partial, InstrProfile):
             report_ignored(exc)
             return exc.partial
         raise count_sums_error(exc) from exc
+    read, failure = profile.read_so_far()  # an indexed payload fails as it is decoded
+    if failure is not None:
+        report_ignored(failure.with_path(path))
+    return read
 
 
 def report_ignored(exc: ProfdataError) -> None:

@@ -282,7 +282,15 @@ def run(args: argparse.Namespace) -> int:
     memprof_error = memprof_input_error(profile, release)
     if memprof_error is not None:
         raise memprof_error.with_path(args.inputs[0])
-    report = collect(profile, options, release)
+    try:
+        report = collect(profile, options, release)
+    except ProfdataError:  # a record read on demand failed (a damaged indexed payload)
+        partial, failure = profile.read_so_far()
+        if failure is None:
+            raise
+        if fmt == "text" and out.path is None:
+            _print_what_llvm_flushed(collect(partial, options, release))
+        raise failure.with_path(args.inputs[0]) from None
     if fmt == "json":
         from profdata.ops.show_json import render_json  # the JSON extra only
 

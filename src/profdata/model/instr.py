@@ -18,6 +18,7 @@ from typing import NamedTuple, cast
 import numpy as np
 import numpy.typing as npt
 
+from profdata.errors import ProfdataError
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.memprof import MemProfData
 
@@ -248,6 +249,34 @@ class InstrProfile:
 
     def symbol(self, name_hash: int) -> str | None:
         return self.symbols.get(name_hash)
+
+    def read_so_far(self) -> tuple[InstrProfile, ProfdataError | None]:
+        """The profile as a streaming reader hands it out: whole, or (when a lazily read
+        record fails, as a damaged indexed payload does) the records before that one,
+        with the failure.  llvm-profdata merges, shows and overlaps those records."""
+        if isinstance(self.records, list):
+            return self, None
+        records: list[InstrRecord] = []
+        try:
+            for record in iter(self.records):  # not extend(): it would ask len() first
+                records.append(record)
+        except ProfdataError as exc:
+            return self.with_records(records), exc
+        return self.with_records(records), None
+
+    def with_records(self, records: list[InstrRecord]) -> InstrProfile:
+        """This profile's header (kind, traces, names) with other records."""
+        try:
+            symbols = self.symbols
+        except ProfdataError:  # a lazily read name table that fails: no names to show
+            symbols = {}
+        return InstrProfile(
+            kind=self.kind, records=records, format=self.format, version=self.version,
+            binary_ids=list(self.binary_ids), traces=list(self.traces),
+            trace_stream_size=self.trace_stream_size, vtable_names=list(self.vtable_names),
+            symbols=symbols, explicit_frontend=self.explicit_frontend,
+            last_raw_binary_ids=self.last_raw_binary_ids, memprof=self.memprof,
+        )  # fmt: skip
 
     def columns(self) -> RecordColumns:
         """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""

@@ -550,7 +550,10 @@ def _load_input(
         ):
             ctx.errors.append(input_failure(entry.path, loaded, options.release))
         return
-    _merge_profile(ctx, entry, loaded, options, reporter, complete=True)
+    profile, failure = loaded.read_so_far()  # an indexed payload fails as it is decoded
+    merged = _merge_profile(ctx, entry, profile, options, reporter, complete=failure is None)
+    if merged and failure is not None:
+        ctx.errors.append(input_failure(entry.path, failure.with_path(entry.path), options.release))
 
 
 def _merge_profile(
