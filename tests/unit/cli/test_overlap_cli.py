@@ -9,7 +9,6 @@ overlap prints the paths it was given.
 from __future__ import annotations
 
 import json
-import struct
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -17,11 +16,11 @@ from pathlib import Path
 import pytest
 
 from profdata.cli import USAGE
-from profdata.formats import open_instr
 from profdata.formats import text as text_format
 from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ProfileKind
 from tests.conftest import CliResult
+from tests.unit.formats.test_partial_reads import foo_claims_1000_counters
 
 OVERLAP = Path(__file__).resolve().parents[2] / "golden" / "overlap"
 BASE = "inputs/ir_base.proftext"
@@ -204,14 +203,7 @@ def test_corrupt_indexed_records_are_passed_over_with_their_offset(
 ) -> None:
     """An indexed base whose record of "foo" claims 1000 counters: llvm-profdata 14 and 22
     overlap the records before it and exit 0 (checked by hand); so do we, with a warning."""
-    intact = OVERLAP / "inputs" / "ir_base.profdata"
-    data = bytearray(intact.read_bytes())
-    at = data.find(struct.pack("<QQ", 10, 3))  # FuncHash 10 ("foo"), NumCounters 3
-    data[at + 8 : at + 16] = struct.pack("<Q", 1000)
-    corrupt = tmp_path / "corrupt.profdata"
-    corrupt.write_bytes(bytes(data))
-    records = list(open_instr(str(intact)).records)  # payload order
-    before = records[: [r.name for r in records].index("foo")]
+    corrupt, count_at, before = foo_claims_1000_counters(tmp_path)
     part = tmp_path / "before_foo.proftext"
     part.write_bytes(text_format.write(InstrProfile(kind=ProfileKind.IR, records=before)))
     result = run("overlap", str(corrupt), TEST)
@@ -221,7 +213,7 @@ def test_corrupt_indexed_records_are_passed_over_with_their_offset(
     assert named == alone.stdout.replace(str(part).encode(), b"BASE")
     first, detail = result.stderr.decode().splitlines()
     assert first.startswith(f"warning: {corrupt}: malformed instrumentation profile data")
-    assert f"offset {at + 8}" in detail
+    assert f"offset {count_at}" in detail
 
 
 def test_json_extra(run: Run) -> None:

@@ -231,19 +231,26 @@ def test_an_empty_value_blob_is_read_as_no_value_data() -> None:
 
 
 # -- indexed profiles: records decoded on demand fail as LLVM's iteration does ------------
-def test_an_indexed_record_that_fails_leaves_the_ones_before_it(tmp_path: Path) -> None:
-    """The record of "foo" claims 1000 counters: LLVM's iteration of the hash table hands out
-    the records before it in payload order, then fails (merge: a warning, exit 0)."""
-    intact = GOLDEN / "overlap" / "inputs" / "ir_base.profdata"
-    data = bytearray(intact.read_bytes())
+INDEXED_BASE = GOLDEN / "overlap" / "inputs" / "ir_base.profdata"
+
+
+def foo_claims_1000_counters(tmp_path: Path) -> tuple[Path, int, list[InstrRecord]]:
+    """``INDEXED_BASE`` with the record of "foo" claiming 1000 counters: the file, the
+    offset of that count, and the records before foo's in payload order."""
+    data = bytearray(INDEXED_BASE.read_bytes())
     at = data.find(struct.pack("<QQ", 10, 3))  # FuncHash 10 ("foo"), NumCounters 3
     data[at + 8 : at + 16] = struct.pack("<Q", 1000)
     corrupt = tmp_path / "corrupt.profdata"
     corrupt.write_bytes(bytes(data))
-    records = list(load_path(str(intact)).records)  # payload order
-    before = InstrProfile(
-        kind=ProfileKind.IR, records=records[: [r.name for r in records].index("foo")]
-    )
+    records = list(load_path(str(INDEXED_BASE)).records)
+    return corrupt, at + 8, records[: [r.name for r in records].index("foo")]
+
+
+def test_an_indexed_record_that_fails_leaves_the_ones_before_it(tmp_path: Path) -> None:
+    """LLVM's iteration of the hash table hands out the records before the bad one in
+    payload order, then fails (merge: a warning, exit 0)."""
+    corrupt, _, records = foo_claims_1000_counters(tmp_path)
+    before = InstrProfile(kind=ProfileKind.IR, records=records)
     read, failure = load_path(str(corrupt)).read_so_far()
     assert isinstance(failure, MalformedError)
     assert summary(list(read.records)) == summary(list(before.records))
