@@ -235,7 +235,7 @@ def truncated(corpus: Path, out: Path, rel: str, base_rel: str) -> None:
     (out / rel).write_bytes(mine[: len(mine) * len(bad) // len(base)])
 
 
-def record(tool_root: Path, out: Path, check: Case) -> Case:
+def record(out: Path, check: Case) -> Case:
     """Run one check with the real tool; the check with what it did."""
     args = check["args"]
     writes = check.get("writes")
@@ -339,7 +339,7 @@ def main() -> None:
             for rel in case["inputs"]:
                 shutil.copy(corpus / rel, out / rel)
         checks = [
-            record(corpus, out, check)
+            record(out, check)
             for check in case["checks"]
             if not opts.llvm or check["llvm"] in opts.llvm
         ]

@@ -42,7 +42,7 @@ from profdata.errors import (
     UsageError,
 )
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import InstrProfile
+from profdata.model.instr import InstrProfile, read_streamed
 from profdata.ops.merge import load_path
 from profdata.ops.overlap import OverlapOptions, overlap_instr, render_text, zero_sum_line
 from profdata.ops.overlap_json import render_json
@@ -141,14 +141,15 @@ def count_sums_error(exc: ProfdataError) -> ProfdataError:
 def _read(path: str) -> InstrProfile:
     """An input as llvm-profdata overlaps it: in full, or the records read before a bad
     one (LLVM ignores that failure; we say what it was on stderr)."""
+    loaded: InstrProfile | ProfdataError
     try:
-        profile = load_path(path)
+        loaded = load_path(path)
     except ProfdataError as exc:
-        if isinstance(exc.partial, InstrProfile):
-            report_ignored(exc)
-            return exc.partial
-        raise count_sums_error(exc) from exc
-    read, failure = profile.read_so_far()  # an indexed payload fails as it is decoded
+        loaded = exc
+    read, failure = read_streamed(loaded)
+    if read is None:
+        assert failure is not None
+        raise count_sums_error(failure) from failure
     if failure is not None:
         report_ignored(failure.with_path(path))
     return read

@@ -273,11 +273,15 @@ def run(args: argparse.Namespace) -> int:
     if options.all_functions and options.function:
         sys.stderr.write("warning: -function argument ignored: showing all functions\n")
     out = Output(args.output)
+
+    def print_read_part(part: object) -> None:
+        if isinstance(part, InstrProfile) and fmt == "text" and out.path is None:
+            _print_what_llvm_flushed(collect(part, options, release))
+
     try:
         profile = open_instr(args.inputs[0])
     except ProfdataError as exc:
-        if isinstance(exc.partial, InstrProfile) and fmt == "text" and out.path is None:
-            _print_what_llvm_flushed(collect(exc.partial, options, release))
+        print_read_part(exc.partial)
         raise
     memprof_error = memprof_input_error(profile, release)
     if memprof_error is not None:
@@ -288,8 +292,7 @@ def run(args: argparse.Namespace) -> int:
         partial, failure = profile.read_so_far()
         if failure is None:
             raise
-        if fmt == "text" and out.path is None:
-            _print_what_llvm_flushed(collect(partial, options, release))
+        print_read_part(partial)
         raise failure.with_path(args.inputs[0]) from None
     if fmt == "json":
         from profdata.ops.show_json import render_json  # the JSON extra only

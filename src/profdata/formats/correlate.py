@@ -44,7 +44,7 @@ from profdata.errors import (
 from profdata.formats import raw, read_instr_bytes
 from profdata.formats._binary import ByteOrder, ByteReader
 from profdata.formats._files import map_file
-from profdata.formats._names import read_name_payloads
+from profdata.formats._names import holds_empty_name, read_name_payloads
 from profdata.formats.correlate_data import (
     Correlation,
     CorrelationWarnings,
@@ -112,7 +112,7 @@ def load_correlation(
             hint = _guarded(spath, lambda: _mode_hint(elf))
             _check_found(spath, kind, len(probes), binary_wording, hint)
             payload = b"\x01".join(p.function_name for p in probes)
-            if NameTable.has_empty_name([payload]):
+            if holds_empty_name(payload):
                 raise CorrelationError(
                     "a profile annotation gives an empty function name",
                     path=spath,

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from profdata.formats._names import SEPARATOR, holds_empty_name
+from profdata.formats._names import SEPARATOR
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
 
@@ -28,11 +28,6 @@ class NameTable:
     def __init__(self, payloads: list[bytes]) -> None:
         self._payloads = payloads
         self._table: dict[int, str] | None = None
-
-    @staticmethod
-    def has_empty_name(payloads: list[bytes]) -> bool:
-        """Whether the chunks hold an empty name (LLVM: "symbol name is empty")."""
-        return any(map(holds_empty_name, payloads))
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""

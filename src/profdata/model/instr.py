@@ -10,7 +10,7 @@ overlap) works on one model whatever the input was.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from functools import partial
 from itertools import islice
 from typing import NamedTuple, cast
@@ -266,18 +266,26 @@ class InstrProfile:
 
     def with_records(self, records: list[InstrRecord]) -> InstrProfile:
         """This profile's header (kind, traces, names) with other records."""
+        lazy = ("records", "symbols")  # a lazy profile builds these on first use
+        header = {f.name: getattr(self, f.name) for f in fields(InstrProfile) if f.name not in lazy}
         try:
-            symbols = self.symbols
+            header["symbols"] = self.symbols
         except ProfdataError:  # a lazily read name table that fails: no names to show
-            symbols = {}
-        return InstrProfile(
-            kind=self.kind, records=records, format=self.format, version=self.version,
-            binary_ids=list(self.binary_ids), traces=list(self.traces),
-            trace_stream_size=self.trace_stream_size, vtable_names=list(self.vtable_names),
-            symbols=symbols, explicit_frontend=self.explicit_frontend,
-            last_raw_binary_ids=self.last_raw_binary_ids, memprof=self.memprof,
-        )  # fmt: skip
+            header["symbols"] = {}
+        return InstrProfile(**{**header, "records": records})
 
     def columns(self) -> RecordColumns:
         """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""
         return RecordColumns.of(self.records)
+
+
+def read_streamed(
+    loaded: InstrProfile | ProfdataError,
+) -> tuple[InstrProfile | None, ProfdataError | None]:
+    """What a streaming reader (llvm-profdata's) delivers of an input, and how it failed:
+    an eager reader's failure carries the records read before it (``partial``), a lazy
+    profile fails while its records are decoded (:meth:`InstrProfile.read_so_far`)."""
+    if isinstance(loaded, ProfdataError):
+        part = loaded.partial
+        return (part if isinstance(part, InstrProfile) else None), loaded
+    return loaded.read_so_far()

@@ -28,7 +28,7 @@ import numpy as np
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
 from profdata.formats import open_instr, read_instr_bytes
-from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace
+from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.memprof import MemProfData
@@ -542,18 +542,12 @@ def _load_input(
     """
     if isinstance(loaded, EmptyProfileError):
         return
-    loaded = checked_input(loaded, entry.path, options.release)
-    if isinstance(loaded, ProfdataError):
-        read = loaded.partial
-        if not isinstance(read, InstrProfile) or _merge_profile(
-            ctx, entry, read, options, reporter, complete=False
-        ):
-            ctx.errors.append(input_failure(entry.path, loaded, options.release))
-        return
-    profile, failure = loaded.read_so_far()  # an indexed payload fails as it is decoded
-    merged = _merge_profile(ctx, entry, profile, options, reporter, complete=failure is None)
-    if merged and failure is not None:
-        ctx.errors.append(input_failure(entry.path, failure.with_path(entry.path), options.release))
+    profile, failure = read_streamed(checked_input(loaded, entry.path, options.release))
+    merged = profile is not None and _merge_profile(
+        ctx, entry, profile, options, reporter, complete=failure is None
+    )
+    if failure is not None and (profile is None or merged):
+        ctx.errors.append(input_failure(entry.path, failure, options.release))
 
 
 def _merge_profile(

@@ -188,11 +188,11 @@ class FastMerge:
             loaded = _read(self.load, entry.path)
             if isinstance(loaded, EmptyProfileError):
                 return None
-            if isinstance(loaded, ProfdataError) and loaded.partial is None:
+            if isinstance(loaded, ProfdataError):
+                if loaded.partial is not None:  # its first records count: the long way
+                    return self._leave(ctx_index, loaded)
                 ctx.errors.append(input_failure(entry.path, loaded, self.options.release))
                 return None
-            if isinstance(loaded, ProfdataError):  # its first records count: the long way
-                return self._leave(ctx_index, loaded)
             if self.group is None and not self.started and mapped is not None:
                 self.group = self._group_of(mapped, loaded)
                 if self.group is not None:
