@@ -162,14 +162,18 @@ class _Writer:
         """``writeNameTableSection``: strings (uniq flag if any has the suffix) or MD5s."""
         names = list(self.name_index)
         out.uleb128(len(names))
+        # The flag tells the compiler to keep ".__uniq." suffixes when matching names.  From
+        # 18 an MD5 table has no names to look at; 14/16 still flag it from the strings.
+        if (not self.options.use_md5 or not self.options.md5_function_ids) and any(
+            UNIQ_SUFFIX in name for name in names
+        ):
+            self.add_flag(SecType.NAME_TABLE, FLAG_UNIQ_SUFFIX)
         if self.options.use_md5:
             md5 = self.md5
             for name in names:
                 value = int(name) if md5 and name.isdigit() else md5_hash(name)
                 out.u64(value)
             return
-        if any(UNIQ_SUFFIX in name for name in names):
-            self.add_flag(SecType.NAME_TABLE, FLAG_UNIQ_SUFFIX)
         for name in names:
             out.bytes(name_bytes(name))
             out.u8(0)

@@ -189,15 +189,21 @@ def flatten_profile(profile: SampleProfile, md5_frames: bool = True) -> SamplePr
             table[SampleContext(name)] = fs
     else:
         for fs in ordered:
-            flatten_nested(table, fs)
+            flatten_nested(table, fs, profile.is_md5)
     out = _rebuild(profile, table)
     out.is_cs = False
     return out
 
 
-def flatten_nested(table: dict[SampleContext, FunctionSamples], fs: FunctionSamples) -> None:
+def flatten_nested(
+    table: dict[SampleContext, FunctionSamples], fs: FunctionSamples, md5: bool = False
+) -> None:
     """``flattenNestedProfile``: inlinees become top-level profiles; call sites keep
-    the inlinees' entry samples as body samples and call targets."""
+    the inlinees' entry samples as body samples and call targets.
+
+    Callees go in LLVM's map order (location, then name): the new total is clamped
+    at zero after each callee, so the order decides it.
+    """
     target = table.get(fs.context)
     if target is None:
         target = table[fs.context] = FunctionSamples(
@@ -211,15 +217,14 @@ def flatten_nested(table: dict[SampleContext, FunctionSamples], fs: FunctionSamp
         for loc, record in fs.body_samples.items():
             target.record_at(loc).merge(record)
     total = fs.total_samples
-    for loc in fs.callsite_samples:
-        for callee in fs.callsite_samples[loc].values():
-            entry = callee.head_samples_estimate(False)
-            target.add_body_samples(loc, entry)
-            target.add_called_target_samples(loc, callee.name, entry)
-            total = total - callee.total_samples if total >= callee.total_samples else 0
-            total += entry
-            flatten_nested(table, callee)
-    target.add_total_samples(total & U64)
+    for loc, callee in fs.sorted_callsites(md5):
+        entry = callee.head_samples_estimate(False)
+        target.add_body_samples(loc, entry)
+        target.add_called_target_samples(loc, callee.name, entry)
+        total = total - callee.total_samples if total >= callee.total_samples else 0
+        total = (total + entry) & U64  # uint64_t arithmetic: the sum wraps
+        flatten_nested(table, callee, md5)
+    target.add_total_samples(total)
     target.head_samples = target.head_samples_estimate(False)
 
 

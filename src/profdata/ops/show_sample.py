@@ -24,6 +24,8 @@ from profdata.model.sample import (
     SampleContext,
     SampleProfile,
     as_release_names,
+    md5_function_ids,
+    name_key,
     sorted_by_name,
 )
 from profdata.model.sample_map_order import profile_map_order
@@ -146,7 +148,7 @@ def show_sample(
         else:
             for fs in profile.sorted_profiles():
                 out.append(f"Function: {fs.context}: ")
-                print_function(out, fs, 0)
+                print_function(out, fs, 0, profile.is_md5)
     else:
         if as_json:
             raise UsageError(JSON_NEEDS_ALL)
@@ -178,12 +180,14 @@ def _dump_named(profile: SampleProfile, function: str, release: Release) -> str:
         fs = profile.profiles.get(SampleContext(function))
         label = function
     out.append(f"Function: {label}: ")
-    print_function(out, fs or FunctionSamples(SampleContext("")), 0)
+    md5 = md5_function_ids(profile, release)
+    print_function(out, fs or FunctionSamples(SampleContext("")), 0, md5)
     return "".join(out)
 
 
-def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
-    """``FunctionSamples::print``."""
+def print_function(out: list[str], fs: FunctionSamples, indent: int, md5: bool = False) -> None:
+    """``FunctionSamples::print``; ``md5``: names are MD5 values, which ``FunctionId``
+    orders as numbers (call targets tied on count, callees at one location)."""
     if fs.function_hash:
         out.append(f"CFG checksum {fs.function_hash}\n")
     body = fs.body_samples
@@ -195,12 +199,12 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
         out.append("Samples collected in the function's body {\n")
         for loc, record in sorted(body.items()):
             if record.call_targets:
-                calls = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets()])
+                calls = "".join([f" {n}:{c}" for n, c in record.sorted_call_targets(md5)])
                 out.append(f"{inner}{loc}: {record.samples}, calls:{calls}\n")
             else:
                 out.append(f"{inner}{loc}: {record.samples}\n")
             if types and loc in types:
-                out.append(inner + _type_counts(loc, types[loc]))
+                out.append(inner + _type_counts(loc, types[loc], md5))
         out.append(pad + "}\n")
     else:
         out.append("No samples collected in the function's body\n")
@@ -208,21 +212,21 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int) -> None:
     if fs.callsite_samples:
         out.append("Samples collected in inlined callsites {\n")
         for loc, callees in sorted(fs.callsite_samples.items()):
-            for name, callee in sorted_by_name(callees):
+            for name, callee in sorted_by_name(callees, md5):
                 out.append(f"{inner}{loc}: inlined callee: {name}: ")
-                print_function(out, callee, indent + 4)
+                print_function(out, callee, indent + 4, md5)
             if types and loc in types:
-                out.append(inner + _type_counts(loc, types[loc]))
+                out.append(inner + _type_counts(loc, types[loc], md5))
         out.append(pad + "}\n")
     else:
         out.append("No inlined callsites in this function\n")
 
 
-def _type_counts(loc: object, types: dict[str, int]) -> str:
+def _type_counts(loc: object, types: dict[str, int], md5: bool) -> str:
     """``printTypeCountMap`` (LLVM 22); an empty map prints nothing after the indent."""
     if not types:
         return ""
-    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=name_bytes))
+    pairs = "".join(f"{n}:{types[n]} " for n in sorted(types, key=lambda n: name_key(n, md5)))
     return f"{loc}: vtables: {pairs}\n"
 
 
@@ -255,7 +259,8 @@ class _JsonWriter:
     """``json::OStream`` with indent 2 over the objects of ``dumpFunctionProfileJson``,
     written straight to text; member order and empty-member omission are LLVM's."""
 
-    def __init__(self) -> None:
+    def __init__(self, md5: bool) -> None:
+        self.md5 = md5
         self.out: list[str] = []
         self.quoted: dict[str, str] = {}
 
@@ -284,7 +289,7 @@ class _JsonWriter:
                     calls = ",".join(
                         [
                             f'\n{d}{{\n{e}"function": {quote(n)},\n{e}"samples": {count}\n{d}}}'
-                            for n, count in record.sorted_call_targets()
+                            for n, count in record.sorted_call_targets(self.md5)
                         ]
                     )
                     out.append(f',\n{c}"calls": [{calls}\n{c}]')
@@ -294,7 +299,7 @@ class _JsonWriter:
         if fs.callsite_samples:
             out.append(f',\n{a}"callsites": [')
             sep = "\n"
-            for (line, disc), callee in fs.sorted_callsites():
+            for (line, disc), callee in fs.sorted_callsites(self.md5):
                 where = f'{line},\n{c}"discriminator": {disc}' if disc else line
                 out.append(f'{sep}{b}{{\n{c}"line": {where},\n{c}"samples": [\n{d}')
                 self.function(callee, indent + 8, False)
@@ -309,7 +314,7 @@ def dump_json(profile: SampleProfile) -> str:
     functions = profile.sorted_profiles()
     if not functions:
         return "[]\n"
-    writer = _JsonWriter()
+    writer = _JsonWriter(profile.is_md5)
     out = writer.out
     out.append("[")
     sep = "\n  "
