@@ -1,0 +1,229 @@
+"""Random sample profiles, run through the real llvm-profdata and through profdata.
+
+The corpus's sample profiles are a few hand-written files; a reader or writer
+can agree with LLVM on all of them and still differ on shapes they lack (ties
+in totals and call-target counts, saturating counts, deep inlining, names with
+``:`` and spaces, discriminators past 16 bits, repeated headers and lines,
+probe checksums, contexts).  :func:`random_profile` writes a text profile from a
+seed, flat/nested or context-sensitive, and :func:`commands` lists the
+``show``/``merge``/``overlap`` command lines to compare; the real tool is the
+oracle.  ``test_sample_random_compat.py`` runs a fixed set of seeds; run as a
+script it tries as many as asked, each in a fresh ``python -m profdata``:
+
+    python -m tests.compat.sample_random --seeds 200 --llvm 22 --llvm 19
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+U64 = (1 << 64) - 1
+
+_PLAIN = ("main", "foo", "bar", "_Z3fooi", "_Z3bari", "_ZN2ns4workEv", "helper.llvm.42",
+          "f.__uniq.1234", "zz", "a", "_ZNSt6vectorIiSaIiEE9push_backERKi")  # fmt: skip
+_ODD = ("ns::f(int)", "_M_construct<char *>", "op()", "x y")
+
+
+def _name(rng: random.Random, odd: bool) -> str:
+    if odd and rng.random() < 0.2:
+        return rng.choice(_ODD)
+    return rng.choice(_PLAIN) if rng.random() < 0.6 else f"fn_{rng.randrange(40)}"
+
+
+def _count(rng: random.Random) -> int:
+    roll = rng.random()
+    if roll < 0.05:
+        return U64 - rng.randrange(3)
+    if roll < 0.15:
+        return 0
+    if roll < 0.5:
+        return rng.randrange(1, 20)
+    return rng.randrange(1, 10 ** rng.randrange(2, 12))
+
+
+def _location(rng: random.Random) -> str:
+    offset = rng.randrange(12) if rng.random() < 0.9 else rng.randrange(60000, 65536)
+    if rng.random() < 0.25:
+        disc = rng.choice((1, 2, 7, 0xFFFF, 0x10000 + rng.randrange(5), 0xFFFFFFFF))
+        return f"{offset}.{disc}"
+    return str(offset)
+
+
+@dataclass
+class Shape:
+    """What one generated profile exercises (for naming failures)."""
+
+    seed: int
+    cs: bool
+    probes: bool
+    odd_names: bool
+
+
+def _body(rng: random.Random, depth: int, shape: Shape, out: list[str]) -> None:
+    pad = " " * depth
+    for _ in range(rng.randrange(0, 6)):
+        targets = ""
+        for _ in range(rng.choice((0, 0, 0, 1, 2, 3))):
+            targets += f" {_name(rng, shape.odd_names)}:{rng.choice((5, 5, _count(rng)))}"
+        out.append(f"{pad}{_location(rng)}: {_count(rng)}{targets}")
+    if not shape.cs and depth < 4:
+        for _ in range(rng.choice((0, 0, 1, 2))):
+            out.append(f"{pad}{_location(rng)}: {_name(rng, shape.odd_names)}:{_count(rng)}")
+            _body(rng, depth + 1, shape, out)
+    if shape.probes:
+        out.append(f"{pad}!CFGChecksum: {rng.choice((0, 1, 563022570642068, U64))}")
+    if shape.cs and depth == 1 and rng.random() < 0.3:
+        out.append(f"{pad}!Attributes: {rng.choice((0, 1, 2, 4))}")
+
+
+def _context(rng: random.Random) -> str:
+    frames = [f"{_name(rng, False)}:{_location(rng)}" for _ in range(rng.randrange(0, 3))]
+    return "[" + " @ ".join([*frames, _name(rng, False)]) + "]"
+
+
+def random_profile(seed: int) -> tuple[str, Shape]:
+    """A valid text sample profile for ``seed`` (LLVM 22 reads it) and its shape."""
+    rng = random.Random(seed)
+    shape = Shape(seed, cs=rng.random() < 0.25, probes=rng.random() < 0.3,
+                  odd_names=rng.random() < 0.3)  # fmt: skip
+    out: list[str] = []
+    for _ in range(rng.randrange(1, 9)):
+        head = _context(rng) if shape.cs else _name(rng, shape.odd_names)
+        out.append(f"{head}:{rng.choice((7, 7, _count(rng)))}:{_count(rng)}")
+        _body(rng, 1, shape, out)
+    return "\n".join(out) + "\n", shape
+
+
+def commands(release: int, a: str, b: str, cs: bool, function: str) -> list[list[str]]:
+    """Command lines over text profiles ``a`` and ``b``; ``@OUT`` is the output file."""
+    show = ["show", "--sample"]
+    cmds = [
+        [*show, a],
+        [*show, "--detailed-summary", a],
+        [*show, "--topn=3", a],
+        [*show, "--hot-func-list", a],
+        ["merge", "--sample", "--text", a, "-o", "@OUT"],
+        ["merge", "--sample", "--binary", a, "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", a, "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", "--use-md5", a, "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", "--compress-all-sections", a, "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", "--gen-partial-profile", a, "-o", "@OUT"],
+        ["merge", "--sample", "--text", "--weighted-input=3," + a, b, "-o", "@OUT"],
+        ["overlap", "--sample", a, b],
+    ]
+    if release >= 19:
+        cmds.append([*show, "--show-format=json", a])
+        cmds.append(["merge", "--sample", "--extbinary", "--split-layout", a, "-o", "@OUT"])
+        layout = "nest" if cs else "flat"
+        cmds.append(["merge", "--sample", "--text", f"--convert-sample-profile-layout={layout}",
+                     a, "-o", "@OUT"])  # fmt: skip
+    elif cs:
+        cmds.append(["merge", "--sample", "--text", "--gen-cs-nested-profile", a, "-o", "@OUT"])
+    if cs:
+        cold = ["merge", "--sample", "--text", "--sample-merge-cold-context",
+                "--sample-trim-cold-context"]  # fmt: skip
+        cmds.append([*cold, a, "-o", "@OUT"])
+        cmds.append([*cold, "--sample-frame-depth-for-cold-context=2", a, "-o", "@OUT"])
+    if function:
+        cmds.append([*show, f"--function={function}", a])
+        cmds.append(["merge", "--sample", "--text", f"--no-function={function[:2]}.*", a,
+                     "-o", "@OUT"])  # fmt: skip
+    return cmds
+
+
+#: binary forms of a profile that LLVM writes and both tools then read
+CONVERSIONS = {
+    "binary": ["--binary"],
+    "extbinary": ["--extbinary"],
+    "md5": ["--extbinary", "--use-md5"],
+    "compressed": ["--extbinary", "--compress-all-sections"],
+    "partial": ["--extbinary", "--gen-partial-profile"],
+}
+
+
+def read_back(converted: str) -> list[list[str]]:
+    """Commands that read a binary profile LLVM wrote."""
+    return [
+        ["show", "--sample", converted],
+        ["show", "--sample", "--detailed-summary", converted],
+        ["merge", "--sample", "--text", converted, "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", converted, "-o", "@OUT"],
+    ]
+
+
+def all_commands(
+    tool: Path, release: int, seed: int, scratch: Path
+) -> tuple[Shape, list[list[str]]]:
+    """Write seed's two profiles (and the binary forms the real ``tool`` makes of the first)
+    into ``scratch``; the commands to compare on them."""
+    a, b = scratch / f"{seed}a.prof", scratch / f"{seed}b.prof"
+    text_a, shape = random_profile(seed)
+    text_b, shape_b = random_profile(seed + 1_000_003)
+    if shape_b.cs != shape.cs:
+        text_b = text_a  # a CS and a flat profile do not merge; overlap the profile with itself
+    a.write_bytes(text_a.encode())
+    b.write_bytes(text_b.encode())
+    function = "" if shape.cs else text_a.split("\n", 1)[0].rsplit(":", 2)[0]
+    cmds = commands(release, str(a), str(b), shape.cs, function)
+    for kind, flags in CONVERSIONS.items():
+        converted = scratch / f"{seed}.{kind}"
+        made = subprocess.run([str(tool), "merge", "--sample", *flags, str(a), "-o",
+                               str(converted)], capture_output=True, check=False)  # fmt: skip
+        if made.returncode == 0:
+            cmds += read_back(str(converted))
+    return shape, cmds
+
+
+def _run(cmd: list[str], out: Path) -> tuple[int, bytes, bytes | None, str]:
+    out.unlink(missing_ok=True)
+    got = subprocess.run([c.replace("@OUT", str(out)) for c in cmd], capture_output=True,
+                         timeout=120, check=False)  # fmt: skip
+    written = out.read_bytes() if out.exists() else None
+    return got.returncode, got.stdout, written, got.stderr.decode(errors="replace")
+
+
+def differences(release: int, seed: int, scratch: Path) -> list[str]:
+    """Each command whose exit, stdout or output file differs, for one seed pair."""
+    tool = Path(f"/usr/lib/llvm-{release}/bin/llvm-profdata")
+    shape, cmds = all_commands(tool, release, seed, scratch)
+    ours = [sys.executable, "-m", "profdata", f"--llvm-release={release}"]
+    found = []
+    for cmd in cmds:
+        theirs = _run([str(tool), *cmd], scratch / "theirs.out")
+        mine = _run([*ours, *cmd], scratch / "ours.out")
+        if theirs[0] and theirs[2] == b"":
+            theirs = (theirs[0], theirs[1], None, theirs[3])  # a failed LLVM leaves an empty file
+        if theirs[:3] != mine[:3]:
+            found.append(
+                f"{shape} llvm {release}: {' '.join(cmd)}: exit {theirs[0]}/{mine[0]}, stdout "
+                f"same {theirs[1] == mine[1]}, output same {theirs[2] == mine[2]}; llvm: "
+                f"{theirs[3].strip()[:200]!r} ours: {mine[3].strip()[:200]!r}"
+            )
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=50)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--llvm", type=int, action="append", help="releases (default 22)")
+    a = ap.parse_args()
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for release in a.llvm or [22]:
+            for seed in range(a.first, a.first + a.seeds):
+                for line in differences(release, seed, Path(tmp)):
+                    bad += 1
+                    print(line, flush=True)
+    print(f"{bad} differences")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
