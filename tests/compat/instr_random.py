@@ -1,0 +1,173 @@
+"""Random instrumentation text profiles, run through the real llvm-profdata and profdata.
+
+The corpus's instrumentation inputs come from a few real programs, so their
+shapes are those programs' (counts far from 2**64, few ties, one record per
+name and hash).  :func:`random_profile` writes a text profile (``.proftext``)
+from a seed: repeated names with equal or other hashes, counts of 0 and near
+2**64, local names with ``;``, indirect-call and memop sites with tied and
+repeated values, ``** External Symbol **``, MC/DC bitmaps and temporal traces
+where the release has them.  :func:`all_commands` lists the ``show``,
+``merge`` and ``overlap`` forms to compare, plus reads of the indexed file the
+real tool writes from it; the real tool is the oracle.
+``test_instr_random_compat.py`` runs a fixed set of seeds; as a script this
+tries as many as asked, each in a fresh ``python -m profdata``:
+
+    python -m tests.compat.instr_random --seeds 100 --llvm 22 --llvm 14
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+U64 = (1 << 64) - 1
+_NAMES = ("main", "foo", "bar", "a.c;helper", "b.c;helper", "_Z3fooi", "_ZN2ns4workEv",
+          "f.llvm.7", "zz", "g", "x:y")  # fmt: skip
+
+
+def _count(rng: random.Random) -> int:
+    roll = rng.random()
+    if roll < 0.06:
+        return U64 - rng.randrange(4)
+    if roll < 0.25:
+        return 0
+    if roll < 0.6:
+        return rng.randrange(1, 10)
+    return rng.randrange(1, 10 ** rng.randrange(2, 13))
+
+
+def _value_sites(rng: random.Random, kinds: int) -> list[str]:
+    out: list[str] = []
+    chosen = [k for k in range(kinds) if rng.random() < 0.5]
+    if not chosen:
+        return out
+    out.append(str(len(chosen)))
+    for kind in chosen:
+        sites = rng.randrange(0, 4)
+        out += [str(kind), str(sites)]
+        for _ in range(sites):
+            values = rng.choice((0, 1, 2, 3, 5))
+            out.append(str(values))
+            for _ in range(values):
+                if kind == 1:
+                    value = str(rng.choice((0, 1, 8, 16, 33, 1024)))
+                elif rng.random() < 0.15:
+                    value = "** External Symbol **"
+                else:
+                    value = rng.choice(_NAMES)
+                count = rng.choice((3, 3, rng.randrange(1, 1 << 32)))
+                out.append(f"{value}:{count}")
+    return out
+
+
+def random_profile(seed: int, release: int) -> str:
+    """A text instrumentation profile ``release``'s llvm-profdata reads, for ``seed``."""
+    rng = random.Random(seed)
+    front_end = rng.random() < 0.3
+    lines = [":fe" if front_end else rng.choice((":ir", ":ir", ":csir"))]
+    if not front_end and rng.random() < 0.2:
+        lines.append(":entry_first")
+    if release >= 19 and not front_end and rng.random() < 0.25:
+        traces = rng.randrange(1, 4)
+        lines += [":temporal_prof_traces", "# Num Temporal Profile Traces:", str(traces),
+                  "# Temporal Profile Trace Stream Size:", str(traces)]  # fmt: skip
+        for _ in range(traces):
+            lines.append(str(rng.randrange(1, 5)))
+            lines.append(",".join(rng.sample(_NAMES[:6], rng.randrange(1, 4))))
+    kinds = 3 if release >= 19 else 2
+    for _ in range(rng.randrange(1, 9)):
+        name = rng.choice(_NAMES)
+        counters = rng.randrange(1, 6)
+        lines += [name, str(rng.choice((1, 2, 0x123456789, U64 - 0xFFFF))), str(counters)]
+        lines += [str(_count(rng)) for _ in range(counters)]
+        if release >= 19 and front_end and rng.random() < 0.3:
+            size = rng.randrange(1, 4)
+            lines.append(f"${size}")
+            lines += [hex(rng.randrange(256)) for _ in range(size)]
+        lines += _value_sites(rng, kinds)
+        lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[list[str]]:
+    """Write seed's two profiles (and the indexed file the real ``tool`` makes of the
+    first) into ``scratch``; the commands to compare on them."""
+    a, b = scratch / f"{seed}a.proftext", scratch / f"{seed}b.proftext"
+    a.write_text(random_profile(seed, release))
+    b.write_text(random_profile(seed + 1_000_003, release))
+    show = ["show", "--all-functions", "--counts", "--ic-targets", "--memop-sizes"]
+    cmds = [
+        [*show, str(a)],
+        ["show", "--detailed-summary", "--topn=3", str(a)],
+        ["show", "--text", "--all-functions", str(a)],
+        ["merge", str(a), "-o", "@OUT"],
+        ["merge", "--text", str(a), "-o", "@OUT"],
+        ["merge", "--sparse", str(a), "-o", "@OUT"],
+        ["merge", "--weighted-input=3," + str(a), str(b), "-o", "@OUT"],
+        ["merge", "--text", str(a), str(b), "-o", "@OUT"],
+        ["overlap", str(a), str(b)],
+    ]
+    indexed = scratch / f"{seed}.profdata"
+    made = subprocess.run([str(tool), "merge", str(a), str(b), "-o", str(indexed)],
+                          capture_output=True, check=False)  # fmt: skip
+    if made.returncode == 0:
+        cmds += [
+            [*show, str(indexed)],
+            ["show", "--detailed-summary", str(indexed)],
+            ["merge", "--text", str(indexed), "-o", "@OUT"],
+            ["merge", str(indexed), str(a), "-o", "@OUT"],
+            ["overlap", str(indexed), str(a)],
+        ]
+    return cmds
+
+
+def _run(cmd: list[str], out: Path) -> tuple[int, bytes, bytes | None, str]:
+    out.unlink(missing_ok=True)
+    got = subprocess.run([c.replace("@OUT", str(out)) for c in cmd], capture_output=True,
+                         timeout=120, check=False)  # fmt: skip
+    written = out.read_bytes() if out.exists() else None
+    return got.returncode, got.stdout, written, got.stderr.decode(errors="replace")
+
+
+def differences(release: int, seed: int, scratch: Path) -> list[str]:
+    """Each command whose exit, stdout or output file differs, for one seed."""
+    tool = Path(f"/usr/lib/llvm-{release}/bin/llvm-profdata")
+    ours = [sys.executable, "-m", "profdata", f"--llvm-release={release}"]
+    found = []
+    for cmd in all_commands(tool, release, seed, scratch):
+        theirs = _run([str(tool), *cmd], scratch / "theirs.out")
+        mine = _run([*ours, *cmd], scratch / "ours.out")
+        if theirs[0] and theirs[2] == b"":
+            theirs = (theirs[0], theirs[1], None, theirs[3])  # a failed LLVM leaves an empty file
+        if theirs[:3] != mine[:3]:
+            found.append(
+                f"seed {seed} llvm {release}: {' '.join(cmd)}: exit {theirs[0]}/{mine[0]}, "
+                f"stdout same {theirs[1] == mine[1]}, output same {theirs[2] == mine[2]}; "
+                f"llvm: {theirs[3].strip()[:200]!r} ours: {mine[3].strip()[:200]!r}"
+            )
+    return found
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seeds", type=int, default=50)
+    ap.add_argument("--first", type=int, default=0)
+    ap.add_argument("--llvm", type=int, action="append", help="releases (default 22)")
+    a = ap.parse_args()
+    bad = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for release in a.llvm or [22]:
+            for seed in range(a.first, a.first + a.seeds):
+                for line in differences(release, seed, Path(tmp)):
+                    bad += 1
+                    print(line, flush=True)
+    print(f"{bad} differences")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
