@@ -116,6 +116,7 @@ def commands(release: int, a: str, b: str, cs: bool, function: str) -> list[list
         ["merge", "--sample", "--extbinary", "--gen-partial-profile", a, "-o", "@OUT"],
         ["merge", "--sample", "--text", "--weighted-input=3," + a, b, "-o", "@OUT"],
         ["overlap", "--sample", a, b],
+        ["overlap", "--sample", "--value-cutoff=10", "--similarity-cutoff=500000", a, b],
     ]
     if release >= 19:
         cmds.append([*show, "--show-format=json", a])
@@ -132,6 +133,7 @@ def commands(release: int, a: str, b: str, cs: bool, function: str) -> list[list
         cmds.append([*cold, "--sample-frame-depth-for-cold-context=2", a, "-o", "@OUT"])
     if function:
         cmds.append([*show, f"--function={function}", a])
+        cmds.append(["overlap", "--sample", f"--function={function}", a, b])
         cmds.append(["merge", "--sample", "--text", f"--no-function={function[:2]}.*", a,
                      "-o", "@OUT"])  # fmt: skip
     return cmds
@@ -171,7 +173,10 @@ def all_commands(
     b.write_bytes(text_b.encode())
     function = "" if shape.cs else text_a.split("\n", 1)[0].rsplit(":", 2)[0]
     cmds = commands(release, str(a), str(b), shape.cs, function)
-    for kind, flags in CONVERSIONS.items():
+    conversions = dict(CONVERSIONS)
+    if release <= 16:
+        conversions["compact"] = ["--compbinary"]
+    for kind, flags in conversions.items():
         converted = scratch / f"{seed}.{kind}"
         made = subprocess.run([str(tool), "merge", "--sample", *flags, str(a), "-o",
                                str(converted)], capture_output=True, check=False)  # fmt: skip
