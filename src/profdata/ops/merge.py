@@ -20,7 +20,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
@@ -138,6 +138,8 @@ class InstrProfWriter:
         records: Sequence[InstrRecord],
         weight: int = 1,
         names: Sequence[str] | None = None,
+        *,
+        carry_bitmaps: bool = False,
     ) -> list[list[WarningKind]]:
         """``addRecord`` for each record in order (``names`` overrides their names).
 
@@ -145,22 +147,34 @@ class InstrProfWriter:
         :class:`CounterBatch` and done with one vector operation; a record seen
         twice in ``records`` flushes the queue first, so the result is that of
         adding the records one by one.
+
+        ``carry_bitmaps`` (LLVM's text reader, 19+): the reader reuses one record and
+        sets its bitmap only for a record with a ``$`` block, and ``addRecord`` moves
+        the record's vectors out only when it inserts it.  So a record without a bitmap
+        read after one that was merged into an earlier record has that one's bitmap.
         """
         pseudo = self.release.merge_pseudo_counts
         warnings: list[list[WarningKind]] = [[] for _ in records]
         batch = CounterBatch(weight, pseudo)
         queued: set[tuple[str, int]] = set()
+        left = b""  # the bitmap a moved-from record leaves in the reader's record: none
         for index, rec in enumerate(records):
+            if carry_bitmaps:
+                if not rec.bitmap and left:
+                    rec = replace(rec, bitmap=left)
+                left = rec.bitmap
             name = rec.name if names is None else names[index]
             by_hash = self.functions.get(name)
             if by_hash is None:
                 by_hash = self.functions[name] = {}
             if rec.hash >= DENSEMAP_TOMBSTONE_KEY:
                 _reserved_key(rec, weight, pseudo, warnings[index])
+                left = b""
                 continue
             dest = by_hash.get(rec.hash)
             if dest is None:
                 by_hash[rec.hash] = new_record(rec, name, weight, pseudo, warnings[index])
+                left = b""
                 continue
             key = (name, rec.hash)
             if key in queued:
@@ -568,7 +582,9 @@ def _merge_profile(
     remap = options.remapping
     records = profile.records
     names = [remap.get(rec.name, rec.name) for rec in records] if remap else None
-    for index, problems in enumerate(writer.add_records(records, entry.weight, names)):
+    carry = profile.format == "text" and options.release.text_bitmaps
+    added = writer.add_records(records, entry.weight, names, carry_bitmaps=carry)
+    for index, problems in enumerate(added):
         if problems:
             kind = problems[0]
             name = records[index].name if names is None else names[index]
