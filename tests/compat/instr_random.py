@@ -110,6 +110,13 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
         ["merge", "--weighted-input=3," + str(a), str(b), "-o", "@OUT"],
         ["merge", "--text", str(a), str(b), "-o", "@OUT"],
         ["overlap", str(a), str(b)],
+        ["show", "--topn=2", "--hot-func-list", str(a)],
+        ["show", "--covered", str(a)],
+        ["show", "--list-below-cutoff", "--value-cutoff=10", str(a)],
+        ["show", "--showcs", "--all-functions", "--counts", str(a)],
+        ["show", "--function=foo", "--counts", "--ic-targets", str(a)],
+        ["overlap", "--cs", str(a), str(b)],
+        ["overlap", "--value-cutoff=5", "--function=foo", str(a), str(b)],
     ]
     indexed = scratch / f"{seed}.profdata"
     made = subprocess.run([str(tool), "merge", str(a), str(b), "-o", str(indexed)],
