@@ -9,7 +9,7 @@ repeated values, ``** External Symbol **``, MC/DC bitmaps and temporal traces
 where the release has them.  :func:`all_commands` lists the ``show``,
 ``merge`` and ``overlap`` forms to compare, plus reads of the indexed file the
 real tool writes from it; the real tool is the oracle.
-``test_instr_random_compat.py`` runs a fixed set of seeds; as a script this
+``test_random_profiles_compat.py`` runs a fixed set of seeds; as a script this
 tries as many as asked, each in a fresh ``python -m profdata``:
 
     python -m tests.compat.instr_random --seeds 100 --llvm 22 --llvm 14
@@ -17,27 +17,15 @@ tries as many as asked, each in a fresh ``python -m profdata``:
 
 from __future__ import annotations
 
-import argparse
 import random
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
-U64 = (1 << 64) - 1
+from tests.compat.random_diff import U64, main, random_count
+
 _NAMES = ("main", "foo", "bar", "a.c;helper", "b.c;helper", "_Z3fooi", "_ZN2ns4workEv",
           "f.llvm.7", "zz", "g", "x:y")  # fmt: skip
-
-
-def _count(rng: random.Random) -> int:
-    roll = rng.random()
-    if roll < 0.06:
-        return U64 - rng.randrange(4)
-    if roll < 0.25:
-        return 0
-    if roll < 0.6:
-        return rng.randrange(1, 10)
-    return rng.randrange(1, 10 ** rng.randrange(2, 13))
 
 
 def _value_sites(rng: random.Random, kinds: int) -> list[str]:
@@ -83,7 +71,7 @@ def random_profile(seed: int, release: int) -> str:
         name = rng.choice(_NAMES)
         counters = rng.randrange(1, 6)
         lines += [name, str(rng.choice((1, 2, 0x123456789, U64 - 0xFFFF))), str(counters)]
-        lines += [str(_count(rng)) for _ in range(counters)]
+        lines += [str(random_count(rng)) for _ in range(counters)]
         if release >= 19 and front_end and rng.random() < 0.3:
             size = rng.randrange(1, 4)
             lines.append(f"${size}")
@@ -132,49 +120,5 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
     return cmds
 
 
-def _run(cmd: list[str], out: Path) -> tuple[int, bytes, bytes | None, str]:
-    out.unlink(missing_ok=True)
-    got = subprocess.run([c.replace("@OUT", str(out)) for c in cmd], capture_output=True,
-                         timeout=120, check=False)  # fmt: skip
-    written = out.read_bytes() if out.exists() else None
-    return got.returncode, got.stdout, written, got.stderr.decode(errors="replace")
-
-
-def differences(release: int, seed: int, scratch: Path) -> list[str]:
-    """Each command whose exit, stdout or output file differs, for one seed."""
-    tool = Path(f"/usr/lib/llvm-{release}/bin/llvm-profdata")
-    ours = [sys.executable, "-m", "profdata", f"--llvm-release={release}"]
-    found = []
-    for cmd in all_commands(tool, release, seed, scratch):
-        theirs = _run([str(tool), *cmd], scratch / "theirs.out")
-        mine = _run([*ours, *cmd], scratch / "ours.out")
-        if theirs[0] and theirs[2] == b"":
-            theirs = (theirs[0], theirs[1], None, theirs[3])  # a failed LLVM leaves an empty file
-        if theirs[:3] != mine[:3]:
-            found.append(
-                f"seed {seed} llvm {release}: {' '.join(cmd)}: exit {theirs[0]}/{mine[0]}, "
-                f"stdout same {theirs[1] == mine[1]}, output same {theirs[2] == mine[2]}; "
-                f"llvm: {theirs[3].strip()[:200]!r} ours: {mine[3].strip()[:200]!r}"
-            )
-    return found
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=50)
-    ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--llvm", type=int, action="append", help="releases (default 22)")
-    a = ap.parse_args()
-    bad = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for release in a.llvm or [22]:
-            for seed in range(a.first, a.first + a.seeds):
-                for line in differences(release, seed, Path(tmp)):
-                    bad += 1
-                    print(line, flush=True)
-    print(f"{bad} differences")
-    return 1 if bad else 0
-
-
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__.splitlines()[0], all_commands))

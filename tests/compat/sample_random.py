@@ -7,7 +7,7 @@ in totals and call-target counts, saturating counts, deep inlining, names with
 probe checksums, contexts).  :func:`random_profile` writes a text profile from a
 seed, flat/nested or context-sensitive, and :func:`commands` lists the
 ``show``/``merge``/``overlap`` command lines to compare; the real tool is the
-oracle.  ``test_sample_random_compat.py`` runs a fixed set of seeds; run as a
+oracle.  ``test_random_profiles_compat.py`` runs a fixed set of seeds; run as a
 script it tries as many as asked, each in a fresh ``python -m profdata``:
 
     python -m tests.compat.sample_random --seeds 200 --llvm 22 --llvm 19
@@ -15,15 +15,13 @@ script it tries as many as asked, each in a fresh ``python -m profdata``:
 
 from __future__ import annotations
 
-import argparse
 import random
 import subprocess
 import sys
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-U64 = (1 << 64) - 1
+from tests.compat.random_diff import U64, main, random_count
 
 _PLAIN = ("main", "foo", "bar", "_Z3fooi", "_Z3bari", "_ZN2ns4workEv", "helper.llvm.42",
           "f.__uniq.1234", "zz", "a", "_ZNSt6vectorIiSaIiEE9push_backERKi")  # fmt: skip
@@ -34,17 +32,6 @@ def _name(rng: random.Random, odd: bool) -> str:
     if odd and rng.random() < 0.2:
         return rng.choice(_ODD)
     return rng.choice(_PLAIN) if rng.random() < 0.6 else f"fn_{rng.randrange(40)}"
-
-
-def _count(rng: random.Random) -> int:
-    roll = rng.random()
-    if roll < 0.05:
-        return U64 - rng.randrange(3)
-    if roll < 0.15:
-        return 0
-    if roll < 0.5:
-        return rng.randrange(1, 20)
-    return rng.randrange(1, 10 ** rng.randrange(2, 12))
 
 
 def _location(rng: random.Random) -> str:
@@ -70,11 +57,11 @@ def _body(rng: random.Random, depth: int, shape: Shape, out: list[str]) -> None:
     for _ in range(rng.randrange(0, 6)):
         targets = ""
         for _ in range(rng.choice((0, 0, 0, 1, 2, 3))):
-            targets += f" {_name(rng, shape.odd_names)}:{rng.choice((5, 5, _count(rng)))}"
-        out.append(f"{pad}{_location(rng)}: {_count(rng)}{targets}")
+            targets += f" {_name(rng, shape.odd_names)}:{rng.choice((5, 5, random_count(rng)))}"
+        out.append(f"{pad}{_location(rng)}: {random_count(rng)}{targets}")
     if not shape.cs and depth < 4:
         for _ in range(rng.choice((0, 0, 1, 2))):
-            out.append(f"{pad}{_location(rng)}: {_name(rng, shape.odd_names)}:{_count(rng)}")
+            out.append(f"{pad}{_location(rng)}: {_name(rng, shape.odd_names)}:{random_count(rng)}")
             _body(rng, depth + 1, shape, out)
     if shape.probes:
         out.append(f"{pad}!CFGChecksum: {rng.choice((0, 1, 563022570642068, U64))}")
@@ -95,7 +82,7 @@ def random_profile(seed: int) -> tuple[str, Shape]:
     out: list[str] = []
     for _ in range(rng.randrange(1, 9)):
         head = _context(rng) if shape.cs else _name(rng, shape.odd_names)
-        out.append(f"{head}:{rng.choice((7, 7, _count(rng)))}:{_count(rng)}")
+        out.append(f"{head}:{rng.choice((7, 7, random_count(rng)))}:{random_count(rng)}")
         _body(rng, 1, shape, out)
     return "\n".join(out) + "\n", shape
 
@@ -159,9 +146,7 @@ def read_back(converted: str) -> list[list[str]]:
     ]
 
 
-def all_commands(
-    tool: Path, release: int, seed: int, scratch: Path
-) -> tuple[Shape, list[list[str]]]:
+def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[list[str]]:
     """Write seed's two profiles (and the binary forms the real ``tool`` makes of the first)
     into ``scratch``; the commands to compare on them."""
     a, b = scratch / f"{seed}a.prof", scratch / f"{seed}b.prof"
@@ -182,53 +167,8 @@ def all_commands(
                                str(converted)], capture_output=True, check=False)  # fmt: skip
         if made.returncode == 0:
             cmds += read_back(str(converted))
-    return shape, cmds
-
-
-def _run(cmd: list[str], out: Path) -> tuple[int, bytes, bytes | None, str]:
-    out.unlink(missing_ok=True)
-    got = subprocess.run([c.replace("@OUT", str(out)) for c in cmd], capture_output=True,
-                         timeout=120, check=False)  # fmt: skip
-    written = out.read_bytes() if out.exists() else None
-    return got.returncode, got.stdout, written, got.stderr.decode(errors="replace")
-
-
-def differences(release: int, seed: int, scratch: Path) -> list[str]:
-    """Each command whose exit, stdout or output file differs, for one seed pair."""
-    tool = Path(f"/usr/lib/llvm-{release}/bin/llvm-profdata")
-    shape, cmds = all_commands(tool, release, seed, scratch)
-    ours = [sys.executable, "-m", "profdata", f"--llvm-release={release}"]
-    found = []
-    for cmd in cmds:
-        theirs = _run([str(tool), *cmd], scratch / "theirs.out")
-        mine = _run([*ours, *cmd], scratch / "ours.out")
-        if theirs[0] and theirs[2] == b"":
-            theirs = (theirs[0], theirs[1], None, theirs[3])  # a failed LLVM leaves an empty file
-        if theirs[:3] != mine[:3]:
-            found.append(
-                f"{shape} llvm {release}: {' '.join(cmd)}: exit {theirs[0]}/{mine[0]}, stdout "
-                f"same {theirs[1] == mine[1]}, output same {theirs[2] == mine[2]}; llvm: "
-                f"{theirs[3].strip()[:200]!r} ours: {mine[3].strip()[:200]!r}"
-            )
-    return found
-
-
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--seeds", type=int, default=50)
-    ap.add_argument("--first", type=int, default=0)
-    ap.add_argument("--llvm", type=int, action="append", help="releases (default 22)")
-    a = ap.parse_args()
-    bad = 0
-    with tempfile.TemporaryDirectory() as tmp:
-        for release in a.llvm or [22]:
-            for seed in range(a.first, a.first + a.seeds):
-                for line in differences(release, seed, Path(tmp)):
-                    bad += 1
-                    print(line, flush=True)
-    print(f"{bad} differences")
-    return 1 if bad else 0
+    return cmds
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(main(__doc__.splitlines()[0], all_commands))

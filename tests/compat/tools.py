@@ -79,3 +79,19 @@ def compare_with_tool(
         wanted = next((x for x in lines if x.startswith(("error: ", "warning: "))), "")
         same = wanted in got.stderr.decode(errors="replace")
     return same, real
+
+
+def differing(
+    tool: Path,
+    release: int,
+    commands: Sequence[Sequence[str]],
+    run_profdata: Callable[..., CliResult],
+    scratch: Path,
+) -> list[str]:
+    """The commands (``@OUT`` marks the output) on which profdata and the real tool differ."""
+    found = []
+    for args in commands:
+        same, real = compare_with_tool(tool, release, args, run_profdata, scratch)
+        if not same:
+            found.append(f"{' '.join(args)} (llvm exit {real.returncode})")
+    return found
