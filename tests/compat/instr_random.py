@@ -22,6 +22,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.compat import sample_random
 from tests.compat.random_diff import U64, main, random_count
 
 _NAMES = ("main", "foo", "bar", "a.c;helper", "b.c;helper", "_Z3fooi", "_ZN2ns4workEv",
@@ -106,6 +107,14 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
         ["overlap", "--cs", str(a), str(b)],
         ["overlap", "--value-cutoff=5", "--function=foo", str(a), str(b)],
     ]
+    sample_text, shape = sample_random.random_profile(seed)
+    if not shape.cs:
+        sample = scratch / f"{seed}.sampletext"
+        sample.write_text(sample_text)
+        supplement = f"--supplement-instr-with-sample={sample}"
+        cmds.append(["merge", supplement, str(a), "-o", "@OUT"])
+        cmds.append(["merge", "--text", supplement, "--zero-counter-threshold=0.3", str(a),
+                     "-o", "@OUT"])  # fmt: skip
     indexed = scratch / f"{seed}.profdata"
     made = subprocess.run([str(tool), "merge", str(a), str(b), "-o", str(indexed)],
                           capture_output=True, check=False)  # fmt: skip
