@@ -136,14 +136,17 @@ CONVERSIONS = {
 }
 
 
-def read_back(converted: str) -> list[list[str]]:
+def read_back(release: int, converted: str) -> list[list[str]]:
     """Commands that read a binary profile LLVM wrote."""
-    return [
+    cmds = [
         ["show", "--sample", converted],
         ["show", "--sample", "--detailed-summary", converted],
         ["merge", "--sample", "--text", converted, "-o", "@OUT"],
         ["merge", "--sample", "--extbinary", converted, "-o", "@OUT"],
     ]
+    if release >= 19:
+        cmds.append(["show", "--sample", "--show-format=json", converted])
+    return cmds
 
 
 def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[list[str]]:
@@ -166,7 +169,7 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
         made = subprocess.run([str(tool), "merge", "--sample", *flags, str(a), "-o",
                                str(converted)], capture_output=True, check=False)  # fmt: skip
         if made.returncode == 0:
-            cmds += read_back(str(converted))
+            cmds += read_back(release, str(converted))
     return cmds
 
 
