@@ -105,15 +105,19 @@ def read(view: memoryview, path: str | None = None) -> InstrProfile:
     _read_header(cur, profile)
     vtable_names: dict[str, None] = {}
     records: list[InstrRecord] = []
+    no_block: list[int] = []
     try:
         while not cur.at_end:
-            records.append(_read_record(cur, profile.symbols, vtable_names))
+            record, had_block = _read_record(cur, profile.symbols, vtable_names)
+            if not had_block:
+                no_block.append(len(records))
+            records.append(record)
     except ProfdataError as exc:  # LLVM had handed out the records before this one
-        profile.records, profile.vtable_names = records, list(vtable_names)
         exc.partial = profile
         raise
-    profile.records = records
-    profile.vtable_names = list(vtable_names)
+    finally:
+        profile.records, profile.vtable_names = records, list(vtable_names)
+        profile.without_bitmap_block = frozenset(no_block)
     return profile
 
 
@@ -169,7 +173,8 @@ def _read_traces(cur: LineCursor, profile: InstrProfile) -> None:
 
 def _read_record(
     cur: LineCursor, symbols: dict[int, str], vtable_names: dict[str, None]
-) -> InstrRecord:
+) -> tuple[InstrRecord, bool]:
+    """The next record, and whether it had a ``$`` bitmap block."""
     name_line = cur.next("function_name")
     name = name_str(name_line)
     symbols.setdefault(md5_hash_bytes(name_line), name)
@@ -197,7 +202,8 @@ def _read_record(
     counts = _read_counts(cur, num_counters)
     bitmap = b""
     line = cur.peek()
-    if line is not None and line.startswith(b"$"):
+    had_block = line is not None and line.startswith(b"$")
+    if line is not None and had_block:
         num_bytes = parse_uint(line[1:].strip(LLVM_WHITESPACE), 0, 64)
         if num_bytes is None:
             cur.fail(
@@ -210,13 +216,14 @@ def _read_record(
             )
         cur.index += 1
         bitmap = _read_bitmap(cur, num_bytes)
-    return InstrRecord(
+    record = InstrRecord(
         name=name,
         hash=func_hash,
         counts=counts,
         bitmap=bitmap,
         value_sites=_read_value_sites(cur, symbols, vtable_names),
     )
+    return record, had_block
 
 
 def _read_counts(cur: LineCursor, num_counters: int) -> Counts:

@@ -234,6 +234,10 @@ class InstrProfile:
     #: MemProf data to write (merged state, MemProf YAML inputs); indexed inputs keep
     #: theirs in the file (``IndexedProfile.memprof_data``)
     memprof: MemProfData | None = None
+    #: text files: the indices of records without a ``$`` bitmap block.  LLVM's text
+    #: reader leaves such a record the bitmap its reused record still holds (see
+    #: ``InstrProfWriter.add_records``); None for profiles not read from text
+    without_bitmap_block: frozenset[int] | None = None
 
     def binary_ids_seen(self, last_raw_profile_only: bool) -> list[bytes]:
         """The ids a reader reports: all of them, or (LLVM <= 16) the last raw profile's."""

@@ -139,7 +139,7 @@ class InstrProfWriter:
         weight: int = 1,
         names: Sequence[str] | None = None,
         *,
-        carry_bitmaps: bool = False,
+        without_bitmap_block: frozenset[int] = frozenset(),
     ) -> list[list[WarningKind]]:
         """``addRecord`` for each record in order (``names`` overrides their names).
 
@@ -148,10 +148,11 @@ class InstrProfWriter:
         twice in ``records`` flushes the queue first, so the result is that of
         adding the records one by one.
 
-        ``carry_bitmaps`` (LLVM's text reader, 19+): the reader reuses one record and
-        sets its bitmap only for a record with a ``$`` block, and ``addRecord`` moves
-        the record's vectors out only when it inserts it.  So a record without a bitmap
-        read after one that was merged into an earlier record has that one's bitmap.
+        ``without_bitmap_block`` (text files, LLVM 19+): LLVM's text reader reuses one
+        record and sets its bitmap only for a record with a ``$`` block, and
+        ``addRecord`` moves the record's vectors out only when it inserts it.  So each of
+        these records read after one that was merged into an earlier record has that
+        one's bitmap.
         """
         pseudo = self.release.merge_pseudo_counts
         warnings: list[list[WarningKind]] = [[] for _ in records]
@@ -159,8 +160,8 @@ class InstrProfWriter:
         queued: set[tuple[str, int]] = set()
         left = b""  # the bitmap a moved-from record leaves in the reader's record: none
         for index, rec in enumerate(records):
-            if carry_bitmaps:
-                if not rec.bitmap and left:
+            if without_bitmap_block:
+                if left and index in without_bitmap_block:
                     rec = replace(rec, bitmap=left)
                 left = rec.bitmap
             name = rec.name if names is None else names[index]
@@ -582,8 +583,10 @@ def _merge_profile(
     remap = options.remapping
     records = profile.records
     names = [remap.get(rec.name, rec.name) for rec in records] if remap else None
-    carry = profile.format == "text" and options.release.text_bitmaps
-    added = writer.add_records(records, entry.weight, names, carry_bitmaps=carry)
+    no_block = profile.without_bitmap_block
+    if no_block is None or not options.release.text_bitmaps:
+        no_block = frozenset()
+    added = writer.add_records(records, entry.weight, names, without_bitmap_block=no_block)
     for index, problems in enumerate(added):
         if problems:
             kind = problems[0]

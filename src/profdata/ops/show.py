@@ -90,10 +90,6 @@ class ReaderTraits:
     has_binary_ids: bool
     #: prints the ``Binary IDs:`` header with no ids (when the release does).
     header_without_ids: bool
-    #: ``show`` iterates the reader's one reused record by reference and the text reader
-    #: only assigns bitmap bytes when a record has a bitmap block, so ``--text`` prints
-    #: the previous record's bitmap for a record without one.
-    bitmap_carries_over: bool = False
 
 
 READER_TRAITS: dict[str, ReaderTraits] = {
@@ -108,7 +104,6 @@ READER_TRAITS: dict[str, ReaderTraits] = {
         has_version=False,
         has_binary_ids=False,
         header_without_ids=False,
-        bitmap_carries_over=True,
     ),
 }
 
@@ -408,8 +403,8 @@ def _processed_records(
 ) -> list[InstrRecord]:
     """The reader's records that :func:`collect` kept, as ``show`` sees them."""
     records = list(iter(profile.records))  # no len(): a lazy reader would index itself first
-    if options.text and reader_traits(profile).bitmap_carries_over:
-        records = _with_carried_bitmaps(records)
+    if options.text and profile.without_bitmap_block:
+        records = _with_carried_bitmaps(records, profile.without_bitmap_block)
     if kept is not None:
         records = [records[i] for i in np.flatnonzero(kept).tolist()]
     return records
@@ -428,12 +423,16 @@ def _libstdcxx_top(candidates: list[tuple[str, int]], topn: int) -> list[tuple[s
     return heap.drain()[::-1]
 
 
-def _with_carried_bitmaps(records: list[InstrRecord]) -> list[InstrRecord]:
-    """The records as LLVM's text reader hands them to ``show`` (see ``bitmap_carries_over``)."""
+def _with_carried_bitmaps(
+    records: list[InstrRecord], no_block: frozenset[int]
+) -> list[InstrRecord]:
+    """The records as LLVM's text reader hands them to ``show``: it iterates the reader's
+    one reused record by reference, and the reader sets the bitmap only for a record
+    with a ``$`` block, so each record in ``no_block`` repeats the bitmap before it."""
     out: list[InstrRecord] = []
     last = b""
-    for rec in records:
-        if rec.bitmap:
+    for index, rec in enumerate(records):
+        if index not in no_block:
             last = rec.bitmap
         elif last:
             rec = replace(rec, bitmap=last)

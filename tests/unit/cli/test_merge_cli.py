@@ -270,3 +270,16 @@ def test_a_carried_bitmap_of_another_size_is_a_mismatch(run_profdata: Run, tmp_p
         " (bitmap size mismatch)\n"
     )
     assert got.text == _text_record("c", 1, [10], [3]) + _text_record("m", 2, [14], [])
+
+
+def test_an_empty_bitmap_block_leaves_no_bitmap(run_profdata: Run, tmp_path: Path) -> None:
+    """``$0`` clears the reader's bitmap: g after it gets none (as llvm-profdata 22 writes),
+    where g after a merged f without a block would get f's."""
+    path = tmp_path / "zero.proftext"
+    path.write_text(CARRY.replace("g\n2", "f\n1\n1\n5\n$0\n\ng\n2"))
+    got = run_profdata("merge", "--text", str(path), "-o", "-")
+    assert got.code == 0
+    assert got.stderr.decode() == f"{path}: f: function bitmap size change detected" + (
+        " (bitmap size mismatch)\n"
+    )
+    assert got.text == _text_record("f", 1, [15], [7]) + _text_record("g", 2, [7], [])

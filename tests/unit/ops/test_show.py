@@ -390,9 +390,12 @@ def test_text_reader_bitmap_carries_over_only_in_text_dumps() -> None:
         _rec("check", 0x1234, [10, 2, 8], bitmap=b"\x13\x00"),
         _rec("plain", 0x99, [4]),
     ]
-    profile = _text_profile(ProfileKind.FRONTEND, records)
+    profile = _text_profile(ProfileKind.FRONTEND, records, without_bitmap_block=frozenset({1}))
     text = show_instr(profile, ShowOptions(text=True, all_functions=True), release(22))
     assert text.count("# Bitmap Byte Values:\n0x13\n0x0\n") == 2
+    built = _text_profile(ProfileKind.FRONTEND, records)  # not read from a text file
+    text = show_instr(built, ShowOptions(text=True, all_functions=True), release(22))
+    assert text.count("# Bitmap Byte Values:") == 1
     doc = to_document(collect(profile, ShowOptions(all_functions=True), release(22)))
     assert [f["bitmap"] for f in doc["functions"]] == [[0x13, 0], []]
     raw = InstrProfile(kind=ProfileKind.FRONTEND, records=records, format="raw", version=10)
