@@ -17,6 +17,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
+from tests.compat import tools
+
 #: (real tool, release, seed, scratch folder) -> command lines
 Commands = Callable[[Path, int, int, Path], list[list[str]]]
 U64 = (1 << 64) - 1
@@ -46,7 +48,9 @@ def _run(cmd: list[str], out: Path) -> tuple[int, bytes, bytes | None, str]:
 
 def differences(commands: Commands, release: int, seed: int, scratch: Path) -> list[str]:
     """Each command of ``seed`` whose exit, stdout or output file differs."""
-    tool = Path(f"/usr/lib/llvm-{release}/bin/llvm-profdata")
+    tool = tools.find_llvm_profdata(release)
+    if tool is None:
+        sys.exit(f"llvm-profdata {release} is not installed in {tools.llvm_bin(release)}")
     ours = [sys.executable, "-m", "profdata", f"--llvm-release={release}"]
     found = []
     for cmd in commands(tool, release, seed, scratch):

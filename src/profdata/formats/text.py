@@ -202,8 +202,9 @@ def _read_record(
     counts = _read_counts(cur, num_counters)
     bitmap = b""
     line = cur.peek()
-    had_block = line is not None and line.startswith(b"$")
-    if line is not None and had_block:
+    had_block = False
+    if line is not None and line.startswith(b"$"):
+        had_block = True
         num_bytes = parse_uint(line[1:].strip(LLVM_WHITESPACE), 0, 64)
         if num_bytes is None:
             cur.fail(
