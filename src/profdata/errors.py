@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from profdata.releases import Release
 
+_MALFORMED = "malformed instrumentation profile data"
+
 
 class ProfdataError(Exception):
     """Base class of every error profdata raises on purpose."""
@@ -93,6 +95,12 @@ class FormatError(ProfdataError):
         if llvm_message is not None:
             self.llvm_message = llvm_message
 
+    def for_release(self, release: Release) -> ProfdataError:
+        """llvm-profdata 13 says only "malformed instrumentation profile data"."""
+        if not release.instr_error_details and self.llvm_message.startswith(_MALFORMED + ": "):
+            self.llvm_message = _MALFORMED
+        return self
+
     def locate(self) -> str:
         """Our second line: what was wrong and exactly where."""
         where = self.location.describe()
@@ -162,8 +170,8 @@ class EmptyNameError(MalformedError):
     llvm_message = "malformed instrumentation profile data: symbol name is empty"
 
     def for_release(self, release: Release) -> ProfdataError:
-        self.llvm_message = f"malformed instrumentation profile data: {release.empty_name} is empty"
-        return self
+        self.llvm_message = f"{_MALFORMED}: {release.empty_name} is empty"
+        return super().for_release(release)
 
 
 class TooMuchDataError(FormatError):
@@ -180,6 +188,17 @@ class TextSyntaxError(FormatError):
     """A line of a text profile that does not parse."""
 
     llvm_message = "malformed instrumentation profile data"
+
+
+class TextEmptyNameError(TextSyntaxError):
+    """An empty value-profile target name in a text profile: worded as an empty name in
+    a name table (a "function" name before 19)."""
+
+    llvm_message = "malformed instrumentation profile data: symbol name is empty"
+
+    def for_release(self, release: Release) -> ProfdataError:
+        self.llvm_message = f"{_MALFORMED}: {release.empty_name} is empty"
+        return super().for_release(release)
 
 
 class SampleDiagnosticError(FormatError):

@@ -3,8 +3,10 @@
 ``--llvm-release=N`` selects the row; formats and operations ask the row a
 named question (``release.text_writes_bitmaps``) instead of comparing version
 numbers, so adding a release is adding a row.  Releases 14, 16, 19 and 22 were
-verified against the real tools; the others are derived from the format
-versions each release writes (``shared/spec/README.md``).
+verified against the real tools, and so were 13 and 15 (Debian bookworm's llvm-13
+and llvm-15: instrumentation profiles, the supplement mode, and 15's sample
+profiles; 13's sample formats are not modelled); the others are derived from the
+format versions each release writes (``shared/spec/README.md``).
 """
 
 from __future__ import annotations
@@ -39,7 +41,10 @@ class Release:
     show_new_detailed_lines: bool  # "N blocks (X%) with count >= M account for P% ..."
     show_old_default_cutoffs: bool
     show_profile_version_option: bool
-    show_format_option: bool  # also --json and --profiled-binary
+    show_format_option: bool  # also --json
+    profiled_binary_option: bool  # show/merge --profiled-binary (15: before --show-format)
+    show_covered_option: bool  # --covered
+    show_memory_option: bool  # --memory (and the "--sample or --memory" format hint)
     show_vtables_option: bool  # --show-vtables
     show_temporal_traces_option: bool  # --temporal-profile-traces
     show_correlation_warnings_option: bool  # --max-debug-info-correlation-warnings
@@ -53,10 +58,16 @@ class Release:
     cl_errors_name_subcommand: bool
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
     empty_name: str  # what an empty name in a name table is called: "... name is empty"
+    #: "malformed instrumentation profile data: WHY" (13: no WHY; its errors had no text)
+    instr_error_details: bool
     show_topn_stable: bool  # --topn ties in reader order (before: libstdc++ heap order)
-    # -- merge (instr-indexed.md §7, §9; verified against 14, 16, 19, 22)
-    merge_pseudo_counts: bool  # PseudoHot/Warm merge rules; counters clamp at 2**64-3 (14: 2**64-1)
-    merge_contexts_merge_kind: bool  # writer contexts merge their flags (14 keeps context 0's)
+    # -- merge (instr-indexed.md §7, §9; verified against 13, 14, 15, 16, 19, 22)
+    merge_pseudo_counts: bool  # PseudoHot/Warm rules; counters clamp at 2**64-3 (<= 15: 2**64-1)
+    merge_contexts_merge_kind: bool  # writer contexts merge their flags (14/15 keep context 0's)
+    #: an input without :entry_first keeps the flag of earlier ones (13: the last input's flag)
+    merge_kind_keeps_entry_first: bool
+    #: a text profile without :ir or :fe merges with either kind (13: it is front-end)
+    merge_headerless_text_any_kind: bool
     merge_validates_memop_values: bool  # "invalid profile created" after writing duplicate sizes
     merge_temporal_traces: bool  # temporal traces and --temporal-profile-* options
     order_command: bool  # the order subcommand (balanced partitioning of temporal traces)
@@ -67,10 +78,10 @@ class Release:
     merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
     merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
     merge_reads_stdin: bool  # input "-" is standard input (16+: silently an empty input)
-    # -- merge --supplement-instr-with-sample (ops/merge_supplement.py; verified 14, 16, 19, 22)
+    # -- merge --supplement-instr-with-sample (ops/merge_supplement.py; verified 13 to 16, 19, 22)
     merge_supplement_option: bool  # the option exists (LLVM's test inputs for it date from 12)
     #: the sample profile is flattened, static names matched, warm/hot told apart and counters
-    #: never scaled down (before: top-level head samples, all counters -1); 15 assumed old
+    #: never scaled down (before: top-level head samples, all counters -1; 15 verified)
     supplement_flattens_samples: bool
     pgo_name_semicolon_delimiter: bool  # local PGO names are "file;name" (before: "file:name")
     #: the flattened samples are a StringMap (16: a DenseMap<StringRef> hashed by hash_value;
@@ -87,10 +98,11 @@ class Release:
     merge_debuginfod_wording: bool
     show_correlation_sorted_names: bool  # show --debug-info names sorted (14/16: StringMap order)
     overlap_typo: bool  # "infomation"
-    # -- sample profiles (sample-text.md §2; verified on 14, 16, 19, 22)
+    # -- sample profiles (sample-text.md §2; verified on 14, 15, 16, 19, 22)
     sample_text_merges_duplicates: bool  # a repeated header adds up (before: the last one wins)
     sample_text_skips_blank_lines: bool  # lines of spaces only are skipped (before: an error)
     sample_text_flat_marker: bool  # " !Flat" after a top-level profile is accepted
+    sample_text_nested_metadata: bool  # "!CFGChecksum" in inlinees (13: top level only)
     sample_text_vtables: bool  # "N: vtables T:C ..." type profile lines
     sample_text_metadata_error: bool  # "Cannot parse metadata: " (before: the body-line message)
     #: a body line offset >= 2**16 is an error (before: the function silently ends mid-record)
@@ -107,6 +119,7 @@ class Release:
     sample_merge_output_size_limit_option: bool  # --output-size-limit exists
     #: --convert-sample-profile-layout=nest|flat exists (before: --gen-cs-nested-profile)
     sample_merge_convert_layout_option: bool
+    sample_merge_gen_cs_nested_option: bool  # --gen-cs-nested-profile exists (14 to 16)
     sample_merge_split_layout_option: bool  # --split-layout exists (ext-binary, text " !Flat")
     #: summary flag 16 is IsPreInlined, shown "preInlined" (14: IsCSNested, "context-nested")
     sample_preinlined_flag: bool
@@ -149,7 +162,7 @@ def _row(n: int) -> Release:
         sorted_name_insertion=n >= 19,
         densemap_mix_hash=n >= 19,
         stringmap_xxh3_hash=n >= 17,
-        summary_skips_pseudo_records=n >= 15,
+        summary_skips_pseudo_records=n >= 16,
         text_single_byte_header=n >= 19,
         text_temporal_block=n >= 19,
         text_loop_entries_header=n >= 22,
@@ -158,21 +171,27 @@ def _row(n: int) -> Release:
         show_totals_always=n >= 22,
         show_new_detailed_lines=n >= 22,
         show_old_default_cutoffs=n <= 14,
-        show_profile_version_option=n >= 15,
-        show_format_option=n >= 15,
+        show_profile_version_option=n >= 16,
+        show_format_option=n >= 16,
+        profiled_binary_option=n >= 15,
+        show_covered_option=n >= 14,
+        show_memory_option=n >= 14,
         show_vtables_option=n >= 19,
         show_temporal_traces_option=n >= 17,
         show_correlation_warnings_option=n >= 17,
-        show_pseudo_counts=n >= 15,
+        show_pseudo_counts=n >= 16,
         show_instr_hot_func_list=n >= 22,
         show_indexed_binary_ids_header=n >= 18,
         raw_binary_ids_last_profile_only=n <= 16,
         cl_errors_name_subcommand=n <= 16,
         raw_version_mismatch_wording=n >= 17,
         empty_name="symbol name" if n >= 19 else "function name",
+        instr_error_details=n >= 14,
         show_topn_stable=n >= 22,
-        merge_pseudo_counts=n >= 15,
-        merge_contexts_merge_kind=n >= 15,
+        merge_pseudo_counts=n >= 16,
+        merge_contexts_merge_kind=n >= 16,
+        merge_kind_keeps_entry_first=n >= 14,
+        merge_headerless_text_any_kind=n >= 14,
         merge_validates_memop_values=n >= 15,
         merge_temporal_traces=n >= 17,
         order_command=n >= 17,
@@ -196,18 +215,20 @@ def _row(n: int) -> Release:
         sample_text_merges_duplicates=n >= 19,
         sample_text_skips_blank_lines=n >= 19,
         sample_text_flat_marker=n >= 22,
+        sample_text_nested_metadata=n >= 14,
         sample_text_vtables=n >= 22,
         sample_text_metadata_error=n >= 22,
         sample_binary_illegal_offset_error=n >= 22,
         sample_summary_skips_duplicated_into_base=n >= 16,
         sample_cs_hash_md5_frames=n >= 19,
-        sample_nest_removes_call_targets=n >= 16,
+        sample_nest_removes_call_targets=n >= 15,
         sample_merge_default_extbinary=n >= 19,
         sample_merge_compbinary_option=n <= 16,
         sample_compact_binary_readable=n <= 16,
         sample_merge_drop_symbol_list_option=n >= 16,
         sample_merge_output_size_limit_option=n >= 17,
         sample_merge_convert_layout_option=n >= 17,
+        sample_merge_gen_cs_nested_option=14 <= n <= 16,
         sample_merge_split_layout_option=n >= 20,
         sample_preinlined_flag=n >= 15,
         sample_md5_function_ids=n >= 18,

@@ -100,13 +100,14 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
         ["merge", "--text", str(a), str(b), "-o", "@OUT"],
         ["overlap", str(a), str(b)],
         ["show", "--topn=2", "--hot-func-list", str(a)],
-        ["show", "--covered", str(a)],
         ["show", "--list-below-cutoff", "--value-cutoff=10", str(a)],
         ["show", "--showcs", "--all-functions", "--counts", str(a)],
         ["show", "--function=foo", "--counts", "--ic-targets", str(a)],
         ["overlap", "--cs", str(a), str(b)],
         ["overlap", "--value-cutoff=5", "--function=foo", str(a), str(b)],
     ]
+    if release >= 14:
+        cmds.append(["show", "--covered", str(a)])
     sample_text, shape = sample_random.random_profile(seed)
     if not shape.cs:
         sample = scratch / f"{seed}.sampletext"

@@ -111,7 +111,7 @@ def commands(release: int, a: str, b: str, cs: bool, function: str) -> list[list
         layout = "nest" if cs else "flat"
         cmds.append(["merge", "--sample", "--text", f"--convert-sample-profile-layout={layout}",
                      a, "-o", "@OUT"])  # fmt: skip
-    elif cs:
+    elif cs and release >= 14:
         cmds.append(["merge", "--sample", "--text", "--gen-cs-nested-profile", a, "-o", "@OUT"])
     if cs:
         cold = ["merge", "--sample", "--text", "--sample-merge-cold-context",

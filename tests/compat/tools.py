@@ -19,6 +19,9 @@ if TYPE_CHECKING:  # conftest imports this module
 
 #: Releases whose behaviour was recorded in the golden files and the corpus.
 RELEASES = (14, 16, 19, 22)
+#: Releases also checked against their real tools (Debian bookworm's llvm-13 and llvm-15),
+#: by the random-profile tests only; skipped where they are not installed.
+EXTRA_RELEASES = (13, 15)
 
 
 def llvm_bin(release: int) -> Path:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import json
 import struct
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -31,7 +32,7 @@ from profdata.errors import (
 )
 from profdata.formats import read_instr_bytes
 from profdata.formats.indexed import PROFILE_DATA_EMPTY, IndexedProfile, read
-from tests.conftest import SHARED
+from tests.conftest import SHARED, CliResult
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "indexed"
 GOLDENS = sorted(json.loads((GOLDEN / "goldens.json").read_text()))
@@ -51,6 +52,7 @@ def consume(data: bytes) -> IndexedProfile:
     assert set(profile.symbols.values()) >= set(names)
     for name in names:
         profile.lookup(name)
+    assert isinstance(profile.binary_ids, list)  # read on first use, as merge reads them
     return profile
 
 
@@ -204,11 +206,65 @@ def test_bad_binary_id_length(length: int, message: str) -> None:
     assert err.location.offset == offset + 8
 
 
-def test_binary_id_section_larger_than_the_file() -> None:
+def test_binary_id_section_running_into_the_next_one() -> None:
+    # readBinaryIds trusts the declared size: after the one id it reads the vtable-name
+    # section's length word (0) as the next id's length (llvm-profdata 16, 19 and 22)
     data = golden("v13-vpcalls")
     (offset,) = struct.unpack_from("<Q", data, 48)
+    (vtables,) = struct.unpack_from("<Q", data, 64)
     err = fails(patched(data, offset, 1 << 20), MalformedError)
-    assert err.llvm_message.endswith("binary id section is greater than buffer size")
+    assert err.llvm_message == "malformed instrumentation profile data: binary id length is 0"
+    assert (err.location.offset, err.location.field) == (vtables, "binary_ids[1].length")
+
+
+def test_binary_id_ending_past_the_buffer() -> None:
+    # version 9 keeps the ids last: a file cut inside the id (llvm-profdata 16's message)
+    data = golden("v09-cspgo")
+    (offset,) = struct.unpack_from("<Q", data, 48)
+    err = fails(data[: offset + 8 + 8 + 8], MalformedError)
+    assert err.llvm_message.endswith(": binary id section is greater than buffer size")
+    assert (err.location.offset, err.location.field) == (offset + 16, "binary_ids[0].data")
+
+
+def test_cut_inside_the_binary_ids_is_first_a_truncated_vtable_section() -> None:
+    # readHeader checks the vtable-name section (v12+) before anything reads the ids
+    data = golden("v13-vpcalls")
+    (offset,) = struct.unpack_from("<Q", data, 48)
+    err = fails(data[: offset + 24], TruncatedError)
+    assert err.llvm_message == "truncated profile data"
+
+
+def test_bad_binary_ids_fail_merge_and_show_binary_ids_only(
+    tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    """llvm-profdata 16/19/22 read the entries in ``merge`` (after the records) and
+    ``show --binary-ids`` only: ``show`` and ``overlap`` of such a file succeed."""
+    good = tmp_path / "good.profdata"
+    good.write_bytes(golden("v13-vpcalls"))
+    (offset,) = struct.unpack_from("<Q", good.read_bytes(), 48)
+    bad = tmp_path / "bad.profdata"
+    bad.write_bytes(patched(good.read_bytes(), offset + 8, 0))
+    assert run_profdata("show", "--all-functions", "--counts", str(bad)).stdout == (
+        run_profdata("show", "--all-functions", "--counts", str(good)).stdout
+    )
+    shown = run_profdata("show", "--binary-ids", str(bad))
+    assert shown.code == 1 and shown.stdout == b""
+    assert shown.stderr.startswith(
+        b"error: " + str(bad).encode() + b": malformed instrumentation profile data: "
+        b"binary id length is 0\n"
+    )
+    overlap = run_profdata("overlap", str(good), str(bad))
+    assert overlap.code == 0 and b"Edge profile overlap: 100.000%" in overlap.stdout
+    out, twice = tmp_path / "out.profdata", tmp_path / "twice.profdata"
+    merged = run_profdata("merge", "-o", str(out), str(bad))
+    assert merged.code == 1 and not out.exists()
+    assert b"warning: " + str(bad).encode() + b": malformed instrumentation profile data: " \
+        b"binary id length is 0" in merged.stderr  # fmt: skip
+    # the bad input's records were merged before its ids were read (LLVM's loadInput)
+    args = ("merge", "--failure-mode=all", "-o")
+    assert run_profdata(*args, str(out), str(good), str(bad)).code == 0
+    assert run_profdata(*args, str(twice), str(good), str(good)).code == 0
+    assert out.read_bytes() == twice.read_bytes()
 
 
 def test_vtable_names_past_the_end() -> None:

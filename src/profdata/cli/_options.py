@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from profdata.errors import CommandLineError
+from profdata.releases import Release
 
 _TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
 _FALSE = {"false", "0", "no", "off", "FALSE", "False"}
@@ -178,6 +179,13 @@ def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
         f"{tool}: Unknown command line argument '{arg}'.  Try: '{tool} --help'\n"
         f"{tool}: Did you mean '-{letter}'?"
     )
+
+
+def format_hint(release: Release) -> str:
+    """LLVM's note after "unrecognized instrumentation profile encoding format" (13 has no
+    --memory to suggest)."""
+    hint = "Perhaps you forgot to use the --sample or --memory option?"
+    return hint if release.show_memory_option else hint.replace(" or --memory", "")
 
 
 def unknown_argument(option: str, command: str, subcommand_named: bool) -> CommandLineError:

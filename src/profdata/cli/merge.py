@@ -190,6 +190,8 @@ def _check_release_options(args: argparse.Namespace) -> None:
         raise _unknown("--keep-vtable-symbols", args)
     if args.write_prev_version and not rel.merge_write_prev_version:
         raise _unknown("--write-prev-version", args)
+    if args.profiled_binary and not rel.profiled_binary_option:
+        raise _unknown(f"--profiled-binary={args.profiled_binary}", args)
     _check_correlation_options(args)
 
 

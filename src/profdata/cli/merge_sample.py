@@ -81,11 +81,11 @@ def check_release_options(args: argparse.Namespace) -> None:
         raise _unknown(f"--output-size-limit={args.output_size_limit}", rel)
     if args.split_layout and not rel.sample_merge_split_layout_option:
         raise _unknown("--split-layout", rel)
-    if rel.sample_merge_convert_layout_option:
-        if args.gen_cs_nested_profile:
-            raise _unknown("--gen-cs-nested-profile", rel)
-    elif args.convert_sample_profile_layout is not None:
-        raise _unknown(f"--convert-sample-profile-layout={args.convert_sample_profile_layout}", rel)
+    if args.gen_cs_nested_profile and not rel.sample_merge_gen_cs_nested_option:
+        raise _unknown("--gen-cs-nested-profile", rel)
+    layout = args.convert_sample_profile_layout
+    if layout is not None and not rel.sample_merge_convert_layout_option:
+        raise _unknown(f"--convert-sample-profile-layout={layout}", rel)
 
 
 def merge_options(args: argparse.Namespace) -> SampleMergeOptions:

@@ -20,12 +20,12 @@ import re
 import sys
 
 from profdata.atomic import atomic_write_bytes
-from profdata.cli._options import LlvmArgumentParser, unknown_argument
+from profdata.cli._options import LlvmArgumentParser, format_hint, unknown_argument
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
 from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.releases import Release
 
 PROG = "llvm-profdata merge"
-FORMAT_HINT = "Perhaps you forgot to use the --sample or --memory option?"
 
 #: what ``strtod`` takes whole: decimal or hexadecimal floats, inf, infinity, nan(...)
 _C_FLOAT = re.compile(
@@ -111,12 +111,13 @@ def wanted(args: argparse.Namespace) -> bool:
     return bool(args.supplement_instr_with_sample)
 
 
-def _report_input_error(error: ProfdataError) -> int:
+def _report_input_error(error: ProfdataError, release: Release) -> int:
     """``exitWithError(E, InstrFilename)``: the error line, LLVM's note, our detail."""
     err = sys.stderr
+    error = error.for_release(release)
     err.write(f"error: {error.headline()}\n")
     if isinstance(error, UnrecognizedFormatError):
-        err.write(f"note: {FORMAT_HINT}\n")
+        err.write(f"note: {format_hint(release)}\n")
     if isinstance(error, FormatError):
         detail = error.locate()
         if detail:
@@ -152,7 +153,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         writer = ops.load_instr_input(entry, rel, sink=print_diagnostic)
     except ProfdataError as exc:
-        return _report_input_error(exc)
+        return _report_input_error(exc, rel)
     options = ops.SupplementOptions(
         release=rel,
         min_size_threshold=args.suppl_min_size_threshold,

@@ -30,7 +30,7 @@ import re
 import sys
 from collections.abc import Callable
 
-from profdata.cli._options import LlvmArgumentParser
+from profdata.cli._options import LlvmArgumentParser, format_hint
 from profdata.cli._output import Output
 from profdata.cli.merge import print_diagnostic
 from profdata.errors import (
@@ -46,10 +46,9 @@ from profdata.model.instr import InstrProfile, read_streamed
 from profdata.ops.merge import load_path
 from profdata.ops.overlap import OverlapOptions, overlap_instr, render_text, zero_sum_line
 from profdata.ops.overlap_json import render_json
+from profdata.releases import Release
 
 TOOL = "llvm-profdata"
-#: ``exitWithError``'s hint after ``unrecognized_format``.
-FORMAT_HINT = "Perhaps you forgot to use the --sample or --memory option?"
 _COUNT_SUMS = "error in getting profile count sums"
 #: ``getAutoSenseRadix`` prefixes, and the digits each radix accepts.
 _RADIX_PREFIXES = (("0x", 16), ("0X", 16), ("0b", 2), ("0B", 2), ("0o", 8))
@@ -123,8 +122,9 @@ def _positionals(inputs: list[str]) -> tuple[str, str]:
     return inputs[0], inputs[1]
 
 
-def count_sums_error(exc: ProfdataError) -> ProfdataError:
+def count_sums_error(exc: ProfdataError, release: Release) -> ProfdataError:
     """llvm-profdata's ``error in getting profile count sums: MESSAGE`` for an unreadable input."""
+    exc = exc.for_release(release)
     if isinstance(exc, FileError):
         message, detail = exc.detail, exc.headline()
     elif isinstance(exc, FormatError):
@@ -132,13 +132,13 @@ def count_sums_error(exc: ProfdataError) -> ProfdataError:
     else:
         message, detail = exc.llvm_message, str(exc)
     if isinstance(exc, UnrecognizedFormatError):
-        message = f"{message}\nnote: {FORMAT_HINT}"
+        message = f"{message}\nnote: {format_hint(release)}"
     error = ProfdataError(detail, path=None)
     error.llvm_message = f"{_COUNT_SUMS}: {message}"
     return error
 
 
-def _read(path: str) -> InstrProfile:
+def _read(path: str, release: Release) -> InstrProfile:
     """An input as llvm-profdata overlaps it: in full, or the records read before a bad
     one (LLVM ignores that failure; we say what it was on stderr)."""
     loaded: InstrProfile | ProfdataError
@@ -149,9 +149,9 @@ def _read(path: str) -> InstrProfile:
     read, failure = read_streamed(loaded)
     if read is None:
         assert failure is not None
-        raise count_sums_error(failure) from failure
+        raise count_sums_error(failure, release) from failure
     if failure is not None:
-        report_ignored(failure.with_path(path))
+        report_ignored(failure.with_path(path).for_release(release))
     return read
 
 
@@ -193,15 +193,15 @@ def run(args: argparse.Namespace) -> int:
     options = OverlapOptions(
         release=args.release, value_cutoff=args.value_cutoff, function=args.function, cs=args.cs
     )
-    base = _read(base_path)
-    test = _read(test_path)
+    base = _read(base_path, args.release)
+    test = _read(test_path, args.release)
     out = Output(args.output)
     try:
         result = overlap_instr(
             base, test, options, base_name=base_path, test_name=test_path, sink=print_diagnostic
         )
     except FormatError as exc:  # a lazily read input (indexed) failing on its records
-        raise count_sums_error(exc) from exc
+        raise count_sums_error(exc, args.release) from exc
     if args.show_format == "json":
         out.write(render_json(result))
     elif result.zero_sum_profile is None:

@@ -72,7 +72,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--showcs", help="show context sensitive counts")
     flag("--hot-func-list", help="list hot functions (instr: LLVM 22+)")
     flag("--binary-ids", help="show binary ids in the profile")
-    flag("--profile-version", help="show profile version (LLVM 15+)")
+    flag("--profile-version", help="show profile version (LLVM 16+)")
     flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
@@ -115,9 +115,11 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
             release.show_format_option,
             f"--show-format={args.show_format}",
         ),
+        (args.covered, release.show_covered_option, "--covered"),
+        (args.memory, release.show_memory_option, "--memory"),
         (
             args.profiled_binary is not None,
-            release.show_format_option,
+            release.profiled_binary_option,
             f"--profiled-binary={args.profiled_binary}",
         ),
         (

@@ -12,8 +12,11 @@ from profdata.formats._binary import ByteReader, pad8
 _MALFORMED = "malformed instrumentation profile data"
 
 
-def read_binary_id_entries(cur: ByteReader, start: int, end: int) -> list[bytes]:
-    """The ids stored in ``cur`` between buffer positions ``start`` and ``end``."""
+def read_binary_id_entries(
+    cur: ByteReader, start: int, end: int, *, padded: bool = True
+) -> list[bytes]:
+    """The ids stored in ``cur`` between buffer positions ``start`` and ``end``; without
+    ``padded`` (raw version 7) each id is followed directly by the next length."""
     ids: list[bytes] = []
     pos = start
     while pos < end:
@@ -40,18 +43,18 @@ def read_binary_id_entries(cur: ByteReader, start: int, end: int) -> list[bytes]
                 at=pos,
                 llvm_message=f"{_MALFORMED}: binary id length is 0",
             )
-        padded = length + pad8(length)
-        if padded > end - cur.pos:
+        size = length + pad8(length) if padded else length
+        if size > end - cur.pos:
             cur.fail(
                 MalformedError,
                 "a binary id runs past the binary-id section",
                 field=f"{fld}.data",
-                expected=f"{padded} bytes",
+                expected=f"{size} bytes",
                 found=f"{end - cur.pos} bytes",
                 at=pos,
                 llvm_message=f"{_MALFORMED}: not enough data to read binary id data",
             )
         ids.append(bytes(cur.data[cur.pos : cur.pos + length]))
-        pos = cur.pos + padded
+        pos = cur.pos + size
     cur.pos = end
     return ids

@@ -30,6 +30,7 @@ from profdata.errors import (
     FormatError,
     HeaderCorruptError,
     MalformedError,
+    ProfdataError,
     TruncatedError,
     UnrecognizedFormatError,
     UnsupportedHashTypeError,
@@ -37,9 +38,10 @@ from profdata.errors import (
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader, pad8
-from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_name_chunks
 from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
+from profdata.formats.indexed_binary_ids import BinaryIdSection
+from profdata.formats.indexed_binary_ids import section as binary_id_section
 from profdata.formats.indexed_columns import BulkRecords, ItemListing, decode_bulk
 from profdata.formats.indexed_layout import (
     FIRST_VERSION,
@@ -79,7 +81,6 @@ VALUE_KIND_LAST = max(ValueKind)  # IPVK_Last
 #: llvm-profdata's first line when a record's data cannot be decoded
 #: (``InstrProfLookupTrait::ReadData`` returns nothing, ``getRecords`` says so).
 PROFILE_DATA_EMPTY = "malformed instrumentation profile data: profile data is empty"
-CORRUPTED_BINARY_IDS = "malformed instrumentation profile data: corrupted binary ids"
 
 _U64 = struct.Struct("<Q")
 _U64X2 = struct.Struct("<QQ")
@@ -459,7 +460,7 @@ class IndexedProfile(InstrProfile):
         decoder: RecordDecoder,
         summary: ProfileSummary,
         cs_summary: ProfileSummary | None,
-        binary_ids: list[bytes],
+        binary_ids: BinaryIdSection | None,
         traces: list[TemporalTrace],
         trace_stream_size: int,
         vtable_names: list[str],
@@ -471,13 +472,13 @@ class IndexedProfile(InstrProfile):
             records=self._indexed,
             format="indexed",
             version=layout.version,
-            binary_ids=binary_ids,
             traces=traces,
             trace_stream_size=trace_stream_size,
             vtable_names=vtable_names,
         )
         self._symbols: dict[int, str] | None = None
         self._columns: RecordColumns | None = None
+        self._binary_id_section = binary_ids
         self.header = header
         self.layout = layout
         self.table = table
@@ -498,6 +499,30 @@ class IndexedProfile(InstrProfile):
             data = read_memprof(self.table.data, self.memprof_range[0], rules)
             self._memprof = (rules, data)
         return self._memprof[1]
+
+    @property
+    def binary_ids(self) -> list[bytes]:
+        """The binary ids, read on first use as ``readBinaryIds`` reads them: a bad entry
+        fails ``merge`` and ``show --binary-ids`` only (see ``indexed_binary_ids``)."""
+        section = self._binary_id_section
+        if section is not None:
+            self._binary_ids = section.entries()
+            self._binary_id_section = None
+        return self._binary_ids
+
+    @binary_ids.setter
+    def binary_ids(self, value: list[bytes]) -> None:
+        self._binary_ids = value
+        self._binary_id_section = None
+
+    @property
+    def binary_ids_error(self) -> ProfdataError | None:
+        """What ``readBinaryIds`` fails with (None: the ids read)."""
+        try:
+            _ = self.binary_ids
+        except ProfdataError as exc:
+            return exc
+        return None
 
     def listing(self) -> ItemListing | None:
         """Every item's key and data range, read with numpy (None: the payload must be walked)."""
@@ -636,10 +661,10 @@ def read(view: memoryview, path: str | None = None) -> IndexedProfile:
     memprof_range = None
     if fmt.has_memprof and kind & ProfileKind.MEMPROF:
         memprof_range = _memprof_range(cur, header, fmt.field_offset("memprof_offset"))
-    binary_ids: list[bytes] = []
+    binary_ids = None
     if fmt.has_binary_ids:
-        binary_ids = _read_binary_ids(
-            cur, header.binary_id_offset, fmt.field_offset("binary_id_offset")
+        binary_ids = binary_id_section(
+            data, header.binary_id_offset, fmt.field_offset("binary_id_offset"), path
         )
     vtable_names: list[str] = []
     if fmt.has_vtable_names:
@@ -724,46 +749,6 @@ def _memprof_range(cur: ByteReader, header: IndexedHeader, at: int) -> tuple[int
     )
     end = min((o for o in others if o > start), default=size)
     return start, min(end, size)
-
-
-def _read_binary_ids(cur: ByteReader, offset: int, at: int) -> list[bytes]:
-    """The binary-id section (``readBinaryIdsInternal`` checks, LLVM 22 messages)."""
-    size = cur.end
-    if offset > size - 8:
-        cur.fail(
-            MalformedError,
-            "the binary id section starts past the end of the file",
-            field="binary_id_offset",
-            expected=f"<= {size - 8}",
-            found=str(offset),
-            at=at,
-            llvm_message=CORRUPTED_BINARY_IDS,
-        )
-    cur.seek(offset)
-    section_size = cur.u64("binary_ids.size")
-    if section_size % 8:
-        cur.fail(
-            HeaderCorruptError,
-            "the binary id section size is not a multiple of 8",
-            field="binary_ids.size",
-            expected="a multiple of 8",
-            found=str(section_size),
-            at=offset,
-        )
-    if section_size > cur.remaining:
-        cur.fail(
-            MalformedError,
-            "binary id section is greater than buffer size",
-            field="binary_ids.size",
-            expected=f"<= {cur.remaining}",
-            found=str(section_size),
-            at=offset,
-            llvm_message="malformed instrumentation profile data: "
-            "binary id section is greater than buffer size",
-        )
-    start = cur.pos
-    cur.skip(section_size, "binary_ids")
-    return read_binary_id_entries(cur, start, start + section_size)
 
 
 def _read_vtable_names(cur: ByteReader, offset: int, at: int) -> list[str]:

@@ -142,6 +142,8 @@ def _decode(view: memoryview, path: str | None) -> _Decoded | None:
         return None
     if profile.memprof_range is not None and profile.memprof_range[1] > profile.memprof_range[0]:
         return None
+    if profile.binary_ids_error is not None:  # its records count, the input fails: the long way
+        return None
     listing = profile.listing()
     bulk = profile.bulk()
     if listing is None or bulk is None:

@@ -439,7 +439,7 @@ def summarize_table(
 ) -> ProfileSummary:
     """:func:`~profdata.model.summary.summarize_records` of the table's ``rows``, vectorized.
 
-    Since LLVM 15 records with a pseudo entry count are skipped.  LLVM 14 has
+    Since LLVM 16 records with a pseudo entry count are skipped.  LLVM 14 and 15 have
     no pseudo counts: every record counts as a function but counters equal to
     2**64-1 ("invalid") stay out of the counts.
     """

@@ -350,9 +350,13 @@ class _ProfileReader:
         return self.start + 8 * self.layout.header_fields.index(name)
 
     def _check_binary_ids_size(self) -> None:
-        """``readHeader``'s first bad_header test: whole words of binary ids, inside the file."""
+        """``readHeader``'s first bad_header test: whole words of binary ids, inside the file.
+
+        Version 7 (LLVM 13, the only reader of it) has no word test: its runtime writes each
+        id unpadded (a 32-bit program's 20-byte build id gives 28 bytes) and the data follow.
+        """
         cur, header = self.cur, self.header
-        if header.binary_ids_size % 8:
+        if header.binary_ids_size % 8 and self.layout.version >= 8:
             cur.fail(
                 HeaderCorruptError,
                 "the binary-id section size is not a multiple of 8",
@@ -387,7 +391,8 @@ class _ProfileReader:
 
     def _binary_ids(self) -> list[bytes]:
         region = self.regions["binary_ids"]
-        return read_binary_id_entries(self.cur, region.start, region.end)
+        padded = self.layout.version >= 8
+        return read_binary_id_entries(self.cur, region.start, region.end, padded=padded)
 
     def _names(self, region: Section) -> NameTable:
         """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""

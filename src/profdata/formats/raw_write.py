@@ -280,11 +280,14 @@ class _RawWriter:
         return out.getvalue()
 
     def _binary_ids(self) -> bytes:
+        """Each id's length and bytes; from version 8 padded to 8 (LLVM 13's runtime wrote
+        version 7 ids unpadded)."""
         out = ByteWriter(self.layout.order)
         for bid in self.profile.binary_ids:
             out.u64(len(bid))
             out.bytes(bid)
-            out.align8()
+            if self.layout.version >= 8:
+                out.align8()
         return out.getvalue()
 
     def _data(

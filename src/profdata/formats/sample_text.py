@@ -229,7 +229,7 @@ def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
     out.depth = depth
     if depth == 0:
         return out, False
-    if line[depth : depth + 1] == b"!":
+    if line[depth : depth + 1] == b"!" and (depth == 1 or release.sample_text_nested_metadata):
         out.kind = "metadata"
         if release.sample_text_flat_marker and line == FLAT_MARKER:
             out.is_flat = True
@@ -554,7 +554,8 @@ class _Reader:
                     continue
             elif checksum:
                 value = int(checksum)
-                if value <= U64 and stack:
+                nested_ok = len(depth_text) == 1 or self.release.sample_text_nested_metadata
+                if value <= U64 and stack and nested_ok:
                     depth = len(depth_text)
                     del stack[depth:]
                     self.metadata(depth, stack[-1], value, 0)

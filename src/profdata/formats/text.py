@@ -26,7 +26,13 @@ from collections.abc import Iterable, Mapping, Sequence
 import numpy as np
 
 from profdata import releases
-from profdata.errors import HeaderCorruptError, ProfdataError, TextSyntaxError, TruncatedError
+from profdata.errors import (
+    HeaderCorruptError,
+    ProfdataError,
+    TextEmptyNameError,
+    TextSyntaxError,
+    TruncatedError,
+)
 from profdata.formats import InstrFormat, register
 from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint, show_line
 from profdata.model.instr import (
@@ -69,7 +75,6 @@ _BAD_COUNT = f"{_MALFORMED}: count is invalid"
 _BAD_BITMAP_BYTE = f"{_MALFORMED}: bitmap byte is not a valid integer"
 _BAD_NUM_VALUE_KINDS = f"{_MALFORMED}: number of value kinds is invalid"
 _BAD_VALUE_KIND = f"{_MALFORMED}: value kind is invalid"
-_EMPTY_SYMBOL = f"{_MALFORMED}: symbol name is empty"
 _U64_MAX = (1 << 64) - 1
 _IPVK_LAST = max(ValueKind)  # the reader accepts LLVM 22's kinds
 
@@ -357,13 +362,12 @@ def _read_site(
             value = 0
         elif not target:
             cur.fail(
-                TextSyntaxError,
+                TextEmptyNameError,
                 "the target name before the last ':' is empty",
                 field="value_data.value",
                 expected="<name>:<decimal>",
                 found=show_line(line),
                 index=start + i,
-                llvm_message=_EMPTY_SYMBOL,
             )
         else:
             value = md5_hash_bytes(target)

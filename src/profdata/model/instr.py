@@ -254,6 +254,12 @@ class InstrProfile:
     def symbol(self, name_hash: int) -> str | None:
         return self.symbols.get(name_hash)
 
+    @property
+    def binary_ids_error(self) -> ProfdataError | None:
+        """What reading the binary ids fails with; only formats that read them lazily
+        (indexed) can fail here, as LLVM's ``readBinaryIds`` after the records."""
+        return None
+
     def read_so_far(self) -> tuple[InstrProfile, ProfdataError | None]:
         """The profile as a streaming reader hands it out: whole, or (when a lazily read
         record fails, as a damaged indexed payload does) the records before that one,
@@ -270,12 +276,13 @@ class InstrProfile:
 
     def with_records(self, records: list[InstrRecord]) -> InstrProfile:
         """This profile's header (kind, traces, names) with other records."""
-        lazy = ("records", "symbols")  # a lazy profile builds these on first use
+        lazy = ("records", "symbols", "binary_ids")  # a lazy profile builds these on first use
         header = {f.name: getattr(self, f.name) for f in fields(InstrProfile) if f.name not in lazy}
-        try:
-            header["symbols"] = self.symbols
-        except ProfdataError:  # a lazily read name table that fails: no names to show
-            header["symbols"] = {}
+        for name, empty in (("symbols", {}), ("binary_ids", [])):
+            try:
+                header[name] = getattr(self, name)
+            except ProfdataError:  # a lazily read section that fails: nothing of it
+                header[name] = empty
         return InstrProfile(**{**header, "records": records})
 
     def columns(self) -> RecordColumns:

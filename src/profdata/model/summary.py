@@ -149,7 +149,7 @@ def summarize_records(
 ) -> ProfileSummary:
     """Summary as ``InstrProfSummaryBuilder::addRecord`` builds it.
 
-    Since LLVM 15 records with a pseudo entry count are skipped.  LLVM 14 has
+    Since LLVM 16 records with a pseudo entry count are skipped.  LLVM 14 and 15 have
     no pseudo counts; with ``legacy_invalid_counts`` every record counts as a
     function but counters equal to 2**64-1 ("invalid") stay out of the counts.
     """

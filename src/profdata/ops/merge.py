@@ -238,6 +238,8 @@ class InstrProfWriter:
 
     def merge_kind(self, kind: ProfileKind, frontend: bool) -> str | None:
         """``mergeProfileKind``: None on success, else the reason LLVM refuses."""
+        if not self.release.merge_headerless_text_any_kind and not kind & ProfileKind.IR:
+            frontend = True  # 13: every profile that is not IR is a front-end one
         if self.kind == ProfileKind.FRONTEND and not self.frontend:
             self.kind, self.frontend = kind, frontend
             return None
@@ -248,6 +250,8 @@ class InstrProfWriter:
             kind & entry_only and self.kind & _BB_KINDS
         ):
             return f"{UNSUPPORTED_VERSION}: {_ENTRY_ONLY_CONFLICT}"
+        if not self.release.merge_kind_keeps_entry_first:  # setInstrEntryBBEnabled: this input's
+            self.kind &= ~ProfileKind.ENTRY_FIRST
         self.kind |= kind
         return None
 
@@ -557,7 +561,10 @@ def _load_input(
     """
     if isinstance(loaded, EmptyProfileError):
         return
-    profile, failure = read_streamed(checked_input(loaded, entry.path, options.release))
+    checked = checked_input(loaded, entry.path, options.release)
+    profile, failure = read_streamed(checked)
+    if failure is None and isinstance(checked, InstrProfile):
+        failure = checked.binary_ids_error  # readBinaryIds, after the records
     merged = profile is not None and _merge_profile(
         ctx, entry, profile, options, reporter, complete=failure is None
     )

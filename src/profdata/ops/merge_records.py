@@ -119,7 +119,7 @@ def counters_mergeable(dest: InstrRecord, src: InstrRecord, pseudo_counts: bool)
 def _merge_special(
     dest: InstrRecord, src: InstrRecord, pseudo_counts: bool, warn: list[WarningKind]
 ) -> None:
-    """A counter-count mismatch, or (LLVM 15+) pseudo counts: nothing else is merged."""
+    """A counter-count mismatch, or (LLVM 16+) pseudo counts: nothing else is merged."""
     src_pseudo, dst_pseudo = src.pseudo_kind, dest.pseudo_kind
     if len(dest.counts) != len(src.counts) or src_pseudo is None or dst_pseudo is None:
         warn.append(WarningKind.COUNT_MISMATCH)

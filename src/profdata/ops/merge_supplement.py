@@ -253,7 +253,7 @@ def scale_record(
     """``InstrProfRecord::scale(N, D)``: ``min(x * N, 2**64-1) // D`` for counters and values.
 
     Counters above ``getInstrMaxCountValue()`` are clamped to it when
-    ``clamp`` (LLVM 15+).  Returns the new record and how many counts
+    ``clamp`` (LLVM 16+).  Returns the new record and how many counts
     overflowed (LLVM warns once for each).
     """
     counts = np.asarray(record.counts, dtype=np.uint64)

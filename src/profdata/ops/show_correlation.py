@@ -57,6 +57,6 @@ def show_debug_info(
         else:
             lines += [name_str(names[i]) for i in stringmap_order(names, xxh3=xxh3_names)]
     if detailed_summary:
-        lines.append(f"Counters section size: 0x{correlation.counters_section_size:X} bytes")
+        lines.append(f"Counters section size: 0x{correlation.counters_section_size:x} bytes")
     lines.append(f"Found {len(correlation)} functions")
     return "".join(f"{line}\n" for line in lines)
