@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from profdata.errors import (
     FormatError,
     HeaderCorruptError,
+    TextEmptyNameError,
     TextSyntaxError,
     TruncatedError,
 )
@@ -62,8 +63,8 @@ CASES: dict[str, tuple[type[FormatError], int, str]] = {
     "err_nvd_bad": (TextSyntaxError, 8, "num_value_data"),
     "err_vd_trunc": (TruncatedError, 10, "value_data"),
     "err_vd_nocolon": (TextSyntaxError, 9, "value_data.count"),
-    "err_vd_emptyname": (TextSyntaxError, 9, "value_data.value"),
-    "err_vd_vt_emptyname": (TextSyntaxError, 9, "value_data.value"),
+    "err_vd_emptyname": (TextEmptyNameError, 9, "value_data.value"),
+    "err_vd_vt_emptyname": (TextEmptyNameError, 9, "value_data.value"),
     "err_vd_badcount": (TextSyntaxError, 9, "value_data.count"),
     "err_vd_memop_bad": (TextSyntaxError, 9, "value_data.value"),
     "err_vd_memop_hex": (TextSyntaxError, 9, "value_data.value"),
