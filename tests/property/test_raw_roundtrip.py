@@ -66,7 +66,7 @@ def test_generated_profiles_round_trip(version: int, width: int, order: ByteOrde
             compress_names=compress,
         )
         assert detect_magic(data) == (width, order)
-        unpadded = version == 8 and profile.kind & ProfileKind.SINGLE_BYTE_COVERAGE
+        unpadded = version == 8 and bool(profile.kind & ProfileKind.SINGLE_BYTE_COVERAGE)
         # version 7 (clang 13's runtime) writes each binary id unpadded
         unpadded = unpadded or (version == 7 and any(len(b) % 8 for b in profile.binary_ids))
         assert len(data) % 8 == 0 or unpadded
