@@ -163,15 +163,19 @@ class MalformedError(FormatError):
     llvm_message = "malformed instrumentation profile data"
 
 
-class EmptyNameError(MalformedError):
-    """A name table holding an empty name: a "symbol" name since LLVM 19 (vtable
-    names share the table), a "function" name before."""
+class _EmptyNameWording(FormatError):
+    """An empty name, called a "symbol" name since LLVM 19 (vtable names share the name
+    table), a "function" name before; the text reader words its empty targets so too."""
 
-    llvm_message = "malformed instrumentation profile data: symbol name is empty"
+    llvm_message = f"{_MALFORMED}: symbol name is empty"
 
     def for_release(self, release: Release) -> ProfdataError:
         self.llvm_message = f"{_MALFORMED}: {release.empty_name} is empty"
         return super().for_release(release)
+
+
+class EmptyNameError(_EmptyNameWording, MalformedError):
+    """A name table holding an empty name."""
 
 
 class TooMuchDataError(FormatError):
@@ -190,15 +194,8 @@ class TextSyntaxError(FormatError):
     llvm_message = "malformed instrumentation profile data"
 
 
-class TextEmptyNameError(TextSyntaxError):
-    """An empty value-profile target name in a text profile: worded as an empty name in
-    a name table (a "function" name before 19)."""
-
-    llvm_message = "malformed instrumentation profile data: symbol name is empty"
-
-    def for_release(self, release: Release) -> ProfdataError:
-        self.llvm_message = f"{_MALFORMED}: {release.empty_name} is empty"
-        return super().for_release(release)
+class TextEmptyNameError(_EmptyNameWording, TextSyntaxError):
+    """An empty value-profile target name in a text profile."""
 
 
 class SampleDiagnosticError(FormatError):

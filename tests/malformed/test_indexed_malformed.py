@@ -52,7 +52,7 @@ def consume(data: bytes) -> IndexedProfile:
     assert set(profile.symbols.values()) >= set(names)
     for name in names:
         profile.lookup(name)
-    assert isinstance(profile.binary_ids, list)  # read on first use, as merge reads them
+    assert all(profile.binary_ids)  # read on first use (as merge reads them); none empty
     return profile
 
 
