@@ -18,7 +18,14 @@ from typing import TYPE_CHECKING, Any
 
 from profdata import releases
 from profdata.cli import _options
-from profdata.errors import CommandLineError, FileError, FormatError, ProfdataError, UsageError
+from profdata.errors import (
+    CommandLineError,
+    FileError,
+    FormatError,
+    ProfdataError,
+    UnrecognizedFormatError,
+    UsageError,
+)
 
 if TYPE_CHECKING:
     from profdata.cli._output import Output
@@ -92,12 +99,19 @@ def _split_globals(argv: list[str]) -> tuple[list[str], int, bool]:
     return rest, number, tb
 
 
-def report(exc: ProfdataError) -> None:
-    """llvm-profdata's error line, then our located detail."""
+def report(exc: ProfdataError, release: releases.Release | None = None) -> None:
+    """llvm-profdata's error line (and the note ``exitWithError`` adds to an
+    instrumentation input no reader recognizes), then our located detail."""
     if isinstance(exc, CommandLineError):
         print(exc.headline(), file=sys.stderr)
         return
     print(f"error: {exc.headline()}", file=sys.stderr)
+    if (
+        release is not None
+        and isinstance(exc, UnrecognizedFormatError)
+        and exc.llvm_message == UnrecognizedFormatError.llvm_message  # not a sample one
+    ):
+        print(f"note: {_options.format_hint(release)}", file=sys.stderr)
     if isinstance(exc, FormatError):
         detail = exc.locate()
         if detail:
@@ -139,7 +153,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if tb:
             traceback.print_exc()
         rel = releases.release(number)
-        report(exc.for_release(rel))
+        report(exc.for_release(rel), rel)
         return 1
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)

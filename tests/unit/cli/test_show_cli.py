@@ -173,3 +173,33 @@ def test_json_is_refused_where_the_release_has_no_show_format(run: Run) -> None:
 @pytest.fixture
 def run(run_profdata: Run) -> Run:
     return run_profdata
+
+
+@pytest.mark.parametrize(
+    ("command", "number", "note"),
+    [
+        (["show"], 22, "--sample or --memory option"),
+        (["show"], 13, "--sample option"),
+        (["order"], 19, "--sample or --memory option"),
+        (["show", "--sample"], 22, None),
+    ],
+)
+def test_unrecognized_input_note(
+    run: Run, tmp_path: Path, command: list[str], number: int, note: str | None
+) -> None:
+    """``exitWithError``'s hint after an instrumentation input no reader recognizes (the
+    lines llvm-profdata 13/19/22 print; a sample reader's refusal has no hint)."""
+    bad = tmp_path / "bad.bin"
+    bad.write_bytes(bytes(range(200, 256)) * 2)
+    result = run(f"--llvm-release={number}", *command, str(bad))
+    lines = result.stderr.decode().splitlines()
+    assert result.code == 1 and result.stdout == b""
+    if note is None:
+        assert lines[0] == f"error: {bad}: Unrecognized sample profile encoding format"
+        assert not any(line.startswith("note: ") for line in lines)
+        return
+    assert lines[:2] == [
+        f"error: {bad}: unrecognized instrumentation profile encoding format",
+        f"note: Perhaps you forgot to use the {note}?",
+    ]
+    assert lines[2].startswith(f"  detail: {bad}: ")
