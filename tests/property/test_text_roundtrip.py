@@ -9,6 +9,8 @@ all digits, carry no surrounding whitespace or ``,`` (trace lines) and are not
 
 from __future__ import annotations
 
+import itertools
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -16,9 +18,11 @@ from hypothesis import strategies as st
 
 from profdata.formats import text
 from profdata.formats._text import LLVM_WHITESPACE
+from profdata.formats.text_table import format_table, record_texts
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, ValueData, ValueSite
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash, name_str
+from profdata.model.record_table import RecordTable
 from profdata.releases import release
 
 pytestmark = pytest.mark.property
@@ -169,3 +173,42 @@ def test_hashes_read_in_any_radix(profile: InstrProfile, spelling: str) -> None:
             lines[i + 1] = spelling.format(value) if value else "0"
     respelled = _read("\n".join(lines).encode("utf-8", "surrogateescape"))
     assert list(respelled.records) == list(plain.records)
+
+
+@st.composite
+def record_lists(draw: st.DrawFn) -> tuple[list[InstrRecord], dict[int, str]]:
+    """Records in any order with anything in them: no counters, empty sites, targets
+    no record is named after, names of any bytes, and a symbol table naming some."""
+    names = draw(st.lists(NAMES, min_size=1, max_size=5, unique=True))
+    symbols = {md5_hash(n): n for n in names if draw(st.booleans())}
+    targets = st.one_of(st.sampled_from([0, *(md5_hash(n) for n in names)]), U64)
+    records = []
+    for _ in range(draw(st.integers(0, 6))):
+        sites: dict[ValueKind, list[ValueSite]] = {}
+        for kind in ValueKind:
+            if draw(st.booleans()):
+                values = U64 if kind is ValueKind.MEMOP_SIZE else targets
+                site = st.lists(st.builds(ValueData, values, U64), max_size=4)
+                sites[kind] = draw(st.lists(site, min_size=0, max_size=3))
+        counts = np.array(draw(st.lists(U64, max_size=6)), dtype=np.uint64)
+        bitmap = draw(st.one_of(st.just(b""), st.binary(max_size=300)))
+        records.append(InstrRecord(draw(st.sampled_from(names)), draw(U64), counts, bitmap, sites))
+    return records, symbols
+
+
+@settings(max_examples=200, deadline=None)
+@given(record_lists(), st.sampled_from([14, 16, 19, 22]))
+def test_table_writer_writes_what_the_record_writer_writes(
+    case: tuple[list[InstrRecord], dict[int, str]], number: int
+) -> None:
+    """``format_table`` (all records at once, with numpy) against ``format_record`` (one at
+    a time), which is the reference: the same bytes, and each record's block where
+    ``record_texts`` says it is."""
+    records, symbols = case
+    rel = release(number)
+    blocks = [text.format_record(r, symbols, rel).encode("utf-8", "surrogateescape")
+              for r in records]  # fmt: skip
+    table = RecordTable.of(records)
+    assert format_table(table, symbols, rel) == b"".join(blocks)
+    blob, bounds = record_texts(table, symbols, rel)
+    assert [blob[a:b].tobytes() for a, b in itertools.pairwise(bounds)] == blocks

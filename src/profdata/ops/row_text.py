@@ -139,8 +139,9 @@ class RowText:
             self._flush()
         self._const = (text, where)
 
-    def add_decimal(self, values: npt.NDArray[np.uint64], where: Mask | None = None) -> None:
-        """One unsigned number per row (``values`` has one entry per row)."""
+    def add_decimal(self, values: npt.NDArray[np.uint64] | Ints, where: Mask | None = None) -> None:
+        """One unsigned number per row (``values`` has one entry per row; counts and
+        lengths may come as non-negative int64)."""
         mask = _present(where, self.rows)
         vals = np.asarray(values, dtype=np.uint64)[mask]
         widths = decimal_widths(vals)
@@ -249,14 +250,26 @@ class RowText:
         self._add(row_widths, fill)
 
     def render(self) -> bytes:
+        sizes = self.row_sizes()
+        out = np.empty(int(sizes.sum()), dtype=np.uint8)
+        self.render_into(out, np.cumsum(sizes) - sizes)
+        return out.tobytes()
+
+    def row_sizes(self) -> Ints:
+        """Each row's length in bytes."""
+        self._flush()
+        if not self._widths:
+            return np.zeros(self.rows, dtype=np.int64)
+        sizes: Ints = np.sum(self._widths, axis=0)
+        return sizes
+
+    def render_into(self, out: Bytes, row_starts: Ints) -> None:
+        """Write row ``i`` at ``out[row_starts[i]:]``: rows may go anywhere in a larger
+        text, between other rows (of other :class:`RowText`), with no copy."""
         self._flush()
         if not self._widths or not self.rows:
-            return b""
+            return
         widths = np.stack(self._widths)  # (columns, rows)
-        row_sizes = widths.sum(axis=0)
-        row_starts = np.cumsum(row_sizes) - row_sizes
         column_starts = row_starts + np.cumsum(widths, axis=0) - widths
-        out = np.empty(int(row_sizes.sum()), dtype=np.uint8)
         for column, fill in enumerate(self._fills):
             fill(out, column_starts[column])
-        return out.tobytes()

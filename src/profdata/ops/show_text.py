@@ -19,6 +19,7 @@ import numpy as np
 from profdata.model.instr import PSEUDO_HOT, InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import ENCODING, ERRORS
+from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary
 from profdata.ops.row_text import RowText
 from profdata.ops.show import (
@@ -112,14 +113,15 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
     if lo <= first_block < hi:
         text.add_const(b"Counters:\n", np.arange(lo, hi) == first_block)
     if is_text.any():
-        from profdata.formats.text import format_record  # only --text needs the text writer
+        from profdata.formats.text_table import record_texts  # only --text needs it
 
         records = report.records
-        symbols = report.profile.symbols
-        text.add_strings(
-            [format_record(records[i], symbols, report.release) for i in rows[is_text].tolist()],
-            is_text,
-        )
+        table = RecordTable.of([records[i] for i in rows[is_text].tolist()])
+        blob, bounds = record_texts(table, report.profile.symbols, report.release)
+        starts = np.zeros(count, dtype=np.int64)
+        lengths = np.zeros(count, dtype=np.int64)
+        starts[is_text], lengths[is_text] = bounds[:-1], np.diff(bounds)
+        text.add_bytes(blob, starts, lengths, is_text)
 
     indented = block | is_below
     text.add_const(b"  ", indented)
