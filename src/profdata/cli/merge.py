@@ -37,11 +37,12 @@ from profdata.ops.merge import (
     InputFailure,
     Loader,
     MergeOptions,
+    MergeResult,
     RecordWarning,
     merge_instr,
 )
 from profdata.ops.merge_fast import has_duplicate_memop_values
-from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.ops.merge_inputs import WeightedFile, collect, read_remapping
 from profdata.ops.merge_memprof import check_memprof_options
 
 PROG = "llvm-profdata merge"
@@ -104,6 +105,15 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="the binary of raw MemProf inputs (accepted; .memprofraw inputs are refused)",
     )  # fmt: skip
     add_correlation_arguments(parser)
+    parser.add_argument(
+        "--dask", default="", metavar="SCHEDULER",
+        help="profdata extra: merge chunks of the inputs on a Dask cluster (a scheduler "
+        "address, or local[:WORKERS] for one on this machine)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--dask-chunk-size", type=int, default=None, metavar="N",
+        help="profdata extra: inputs per Dask task (default 64)",
+    )  # fmt: skip
     merge_sample.add_arguments(parser)
     merge_supplement.add_arguments(parser)
 
@@ -260,7 +270,11 @@ def run(args: argparse.Namespace) -> int:
     if args.output_format == "gcc":
         raise UsageError("unknown format is specified")
     load = _correlating_loader(args)
-    if load is not None:
+    if args.dask:
+        if load is not None:
+            raise UsageError("--dask does not take --debug-info or --binary-file")
+        result = _merge_on_dask(args, inputs, options)
+    elif load is not None:
         result = merge_instr(inputs, options, load=load, sink=print_diagnostic)
     else:
         result = merge_instr(inputs, options, sink=print_diagnostic)
@@ -281,6 +295,39 @@ def run(args: argparse.Namespace) -> int:
     if args.release.merge_validates_memop_values and _has_invalid(written):
         sys.stderr.write(f"warning: {INVALID_PROFILE}\n")
     return 0
+
+
+def _merge_on_dask(
+    args: argparse.Namespace, inputs: list[WeightedFile], options: MergeOptions
+) -> MergeResult:
+    """``--dask``: the merge of :mod:`profdata.ops.merge_dask` on the named cluster."""
+    try:
+        from dask.distributed import Client
+
+        from profdata.ops.merge_dask import DEFAULT_CHUNK_SIZE, local_client, merge_on_dask
+    except ImportError as exc:
+        raise UsageError(
+            f"--dask needs the dask[distributed] package ({exc}); pip install 'profdata[dask]'"
+        ) from None
+    chunk = DEFAULT_CHUNK_SIZE if args.dask_chunk_size is None else args.dask_chunk_size
+    where = args.dask
+    if where == "local" or where.startswith("local:"):
+        workers = where.partition(":")[2]
+        if workers and not workers.isdigit():
+            raise UsageError(f"--dask=local:N takes a number of workers, not {workers!r}")
+        client = local_client(int(workers) if workers else None)
+    else:
+        try:
+            client = Client(where, timeout="30s")  # type: ignore[no-untyped-call]
+        except (OSError, TimeoutError, ValueError) as exc:
+            raise UsageError(f"cannot reach the Dask scheduler {where}: {exc}") from None
+    with client:
+        cluster = client.cluster if where.startswith("local") else None
+        try:
+            return merge_on_dask(inputs, options, client, chunk_size=chunk, sink=print_diagnostic)
+        finally:
+            if cluster is not None:
+                cluster.close()
 
 
 def _has_invalid(profile: InstrProfile) -> bool:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from typing import Any
 
 from profdata.atomic import atomic_write_bytes
 from profdata.errors import UsageError
@@ -20,6 +21,7 @@ from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge import Diagnostic, FailureMode, MergeOptions, merge_instr
+from profdata.ops.merge_dask import DEFAULT_CHUNK_SIZE, merge_on_dask
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release, release
 
@@ -45,11 +47,16 @@ def merge_files(
     no_function: str = "",
     remapping: Mapping[str, str] | None = None,
     sparse: bool = False,
+    client: Any = None,
+    chunk_size: int = DEFAULT_CHUNK_SIZE,
 ) -> Merged:
     """Merge profile files (raw, indexed or text; ``(weight, path)`` for a weighted one).
 
-    Raises :class:`~profdata.errors.MergeError` as the command fails (an
-    unreadable input under ``failure_mode="any"``, every input under ``"all"``).
+    With a ``dask.distributed.Client``, chunks of ``chunk_size`` inputs are
+    merged on its cluster and the chunks' results here
+    (:mod:`profdata.ops.merge_dask` says what that gives).  Raises
+    :class:`~profdata.errors.MergeError` as the command fails (an unreadable
+    input under ``failure_mode="any"``, every input under ``"all"``).
     """
     entries = [
         WeightedFile(os.fspath(item[1]), item[0])
@@ -67,7 +74,10 @@ def merge_files(
         no_function=no_function,
         remapping=dict(remapping or {}),
     )
-    result = merge_instr(entries, options)
+    if client is not None:
+        result = merge_on_dask(entries, options, client, chunk_size=chunk_size)
+    else:
+        result = merge_instr(entries, options)
     return Merged(result.writer.to_profile(sparse=sparse), result.diagnostics, result.failed_inputs)
 
 
