@@ -136,9 +136,34 @@ class RawVersionError(UnsupportedVersionError):
         if release.raw_version_mismatch_wording:
             self.llvm_message = (
                 "raw profile version mismatch: Profile uses raw profile format version = "
-                f"{self.location.found}; expected version = {release.raw_version}"
+                f"{self.location.found}; expected version = {release.raw_version}\n"
+                "PLEASE update this tool to version in the raw profile, or regenerate raw "
+                "profile with expected version."
             )
+        else:
+            self.llvm_message = UnsupportedVersionError.llvm_message
         return self
+
+
+class RelabelledVersionError(RawVersionError):
+    """A raw file that fails as the version its header names but reads as another one.
+
+    llvm-profdata refuses every raw version but its own at the header, so it
+    reports such a file as a version mismatch -- except the release whose own
+    version the header names: that one reads it with the wrong layout and fails
+    as ``as_declared`` did.
+    """
+
+    def __init__(
+        self, detail: str, *, path: str | None, location: Location, as_declared: FormatError
+    ) -> None:
+        super().__init__(detail, path=path, location=location)
+        self.as_declared = as_declared
+
+    def for_release(self, release: Release) -> ProfdataError:
+        if self.location.found == str(release.raw_version):
+            return self.as_declared.for_release(release)
+        return super().for_release(release)
 
 
 class UnsupportedHashTypeError(FormatError):

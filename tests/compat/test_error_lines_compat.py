@@ -17,14 +17,28 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
+import numpy as np
 import pytest
 
+from profdata.formats import raw_write
+from profdata.model.instr import InstrProfile, InstrRecord
+from profdata.model.kinds import ProfileKind
 from tests.compat import tools
 from tests.conftest import CliResult
 
 pytestmark = pytest.mark.compat
 
 RELEASES = (*tools.RELEASES, *tools.EXTRA_RELEASES)
+
+
+def _raw_labelled(version: int) -> bytes:
+    """A version 10 raw profile whose header names ``version``: unknown (4), or one whose
+    layout differs (8, 9), which only the release of that version reads as such."""
+    record = InstrRecord("main", 0x1234, np.array([3, 1], dtype=np.uint64), b"", {})
+    data = bytearray(raw_write.write(InstrProfile(kind=ProfileKind.IR, records=[record])))
+    data[8] = version
+    return bytes(data)
+
 
 INPUTS: dict[str, bytes] = {
     "random": random.Random(11).randbytes(100),
@@ -33,6 +47,9 @@ INPUTS: dict[str, bytes] = {
     "short-indexed": (0x8169666F72706CFF).to_bytes(8, "little") + b"\x0c\0\0\0\0\0\0\0",
     "text-bad-count": b"# IR level Instrumentation Flag\n:ir\nmain\n0x1\n1\nx\n",
     "empty": b"",
+    "raw-labelled-v4": _raw_labelled(4),
+    "raw-labelled-v8": _raw_labelled(8),
+    "raw-labelled-v9": _raw_labelled(9),
     "sample-bad-line": b"main:100:10\n 1: 50\n 2 x\n",
     "sample-binary-short": (0x5350524F463432FF).to_bytes(8, "little") + b"\x67\0\0",
 }

@@ -21,12 +21,6 @@ from tests.conftest import SHARED, CliResult
 
 CORPUS = SHARED / "corpus"
 
-#: Checks that record an old release's inability: we deliberately read every raw version.
-READER_QUIRKS = {
-    "bad-inputs-vis/l14-merge-o.9": "the raw reader accepts raw v7, which LLVM 14 refuses",
-    "bad-inputs-vis/l22-merge-o.9": "the raw reader accepts raw v9, which LLVM 22 refuses",
-}
-
 
 def _instr_merge_checks() -> list[Any]:
     manifest = CORPUS / "manifest.json"
@@ -38,11 +32,7 @@ def _instr_merge_checks() -> list[Any]:
             args = check["args"]
             if args[0] != "merge" or "--sample" in args:
                 continue
-            check_id = f"{case['id']}/{check['name']}"
-            marks = []
-            if check_id in READER_QUIRKS:
-                marks.append(pytest.mark.xfail(reason=READER_QUIRKS[check_id], strict=True))
-            params.append(pytest.param(check, id=check_id, marks=marks))
+            params.append(pytest.param(check, id=f"{case['id']}/{check['name']}"))
     return params
 
 

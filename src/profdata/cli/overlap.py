@@ -146,7 +146,7 @@ def _read(path: str, release: Release) -> InstrProfile:
         loaded = load_path(path)
     except ProfdataError as exc:
         loaded = exc
-    read, failure = read_streamed(loaded)
+    read, failure = read_streamed(loaded, release)
     if read is None:
         assert failure is not None
         raise count_sums_error(failure, release) from failure

@@ -283,7 +283,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         profile = open_instr(args.inputs[0])
     except ProfdataError as exc:
-        print_read_part(exc.partial)
+        print_read_part(exc.for_release(release).partial)
         raise
     memprof_error = memprof_input_error(profile, release)
     if memprof_error is not None:

@@ -30,16 +30,20 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.errors import (
+    FormatError,
     HeaderCorruptError,
+    Location,
     MalformedError,
     ProfdataError,
     RawVersionError,
+    RelabelledVersionError,
     TooMuchDataError,
     TruncatedError,
     UnrecognizedFormatError,
+    UnsupportedVersionError,
 )
 from profdata.formats import InstrFormat, register
-from profdata.formats._binary import ByteReader, pad8
+from profdata.formats._binary import ByteOrder, ByteReader, pad8
 from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_names_as_llvm
 from profdata.formats.correlate_data import Correlation, correlated_sections, is_lightweight
@@ -85,6 +89,7 @@ def read(
     path: str | None = None,
     *,
     correlation: Correlation | None = None,
+    _relabel_tried: bool = False,
 ) -> InstrProfile:
     """Every raw profile in ``data`` (several may be concatenated) as one profile.
 
@@ -112,14 +117,69 @@ def read(
             read_so_far = parts + ([reader.partial] if reader and reader.partial else [])
             if read_so_far:
                 exc.partial = _assemble(read_so_far)
+            if isinstance(exc, FormatError) and not _relabel_tried:
+                _refuse_relabelled(view, width, order, path, correlation, exc)
             raise
         parts.append(part)
         try:
             pos = _next_header(cur, part.end, parts[0].header_size)
         except ProfdataError as exc:
             exc.partial = _assemble(parts)
+            if isinstance(exc, FormatError) and not _relabel_tried:
+                _refuse_relabelled(view, width, order, path, correlation, exc)
             raise
     return _assemble(parts)
+
+
+def _refuse_relabelled(
+    view: memoryview,
+    width: int,
+    order: ByteOrder,
+    path: str | None,
+    correlation: Correlation | None,
+    failure: FormatError,
+) -> None:
+    """Raise the version error a file deserves whose version field was changed: it fails
+    as the version it names but reads cleanly as another one.
+
+    llvm-profdata reads only its own raw version and refuses every other at the
+    header; profdata reads them all, so such a file would otherwise fail with
+    whatever the wrong layout makes of its sections (a binary id of length 0, a
+    cut name table).  Only a failing file is looked at again, so a file that
+    reads as what it says it is never gets here.
+    """
+    if isinstance(failure, UnsupportedVersionError) or len(view) < 16:
+        return
+    word = int.from_bytes(view[8:16], "little" if order == "<" else "big")
+    declared = word & VERSION_MASK
+    if declared not in SUPPORTED_VERSIONS:
+        return
+    for version in SUPPORTED_VERSIONS:
+        if version == declared:
+            continue
+        patched = bytearray(view)
+        patched[8:16] = ((word & ~VERSION_MASK) | version).to_bytes(
+            8, "little" if order == "<" else "big"
+        )
+        try:
+            profile = read(patched, path, correlation=correlation, _relabel_tried=True)
+        except ProfdataError:
+            continue
+        if not profile.records:  # a cut header can read as a shorter, empty one
+            continue
+        as_declared = failure.locate() or failure.llvm_message
+        if failure.path and as_declared.startswith(f"{failure.path}: "):
+            as_declared = as_declared[len(failure.path) + 2 :]
+        raise RelabelledVersionError(
+            f"the header says raw version {declared}, but the file reads cleanly only as "
+            f"version {version} (was its version field changed?); read as version "
+            f"{declared} it fails: {as_declared}",
+            path=path,
+            location=Location(
+                8, field="header.version", expected=str(version), found=str(declared)
+            ),
+            as_declared=failure,
+        )
 
 
 @dataclass

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
 from itertools import islice
-from typing import NamedTuple, cast
+from typing import TYPE_CHECKING, NamedTuple, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -21,6 +21,9 @@ import numpy.typing as npt
 from profdata.errors import ProfdataError
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.memprof import MemProfData
+
+if TYPE_CHECKING:  # releases import the model
+    from profdata.releases import Release
 
 Counts = npt.NDArray[np.uint64]
 
@@ -291,12 +294,14 @@ class InstrProfile:
 
 
 def read_streamed(
-    loaded: InstrProfile | ProfdataError,
+    loaded: InstrProfile | ProfdataError, release: Release
 ) -> tuple[InstrProfile | None, ProfdataError | None]:
-    """What a streaming reader (llvm-profdata's) delivers of an input, and how it failed:
-    an eager reader's failure carries the records read before it (``partial``), a lazy
-    profile fails while its records are decoded (:meth:`InstrProfile.read_so_far`)."""
+    """What a streaming reader (``release``'s llvm-profdata) delivers of an input, and how
+    it failed: an eager reader's failure carries the records read before it (``partial``;
+    the failure as that release meets it), a lazy profile fails while its records are
+    decoded (:meth:`InstrProfile.read_so_far`)."""
     if isinstance(loaded, ProfdataError):
+        loaded = loaded.for_release(release)
         part = loaded.partial
         return (part if isinstance(part, InstrProfile) else None), loaded
     return loaded.read_so_far()

@@ -562,7 +562,7 @@ def _load_input(
     if isinstance(loaded, EmptyProfileError):
         return
     checked = checked_input(loaded, entry.path, options.release)
-    profile, failure = read_streamed(checked)
+    profile, failure = read_streamed(checked, options.release)
     if failure is None and isinstance(checked, InstrProfile):
         failure = checked.binary_ids_error  # readBinaryIds, after the records
     merged = profile is not None and _merge_profile(

@@ -189,6 +189,7 @@ class FastMerge:
             if isinstance(loaded, EmptyProfileError):
                 return None
             if isinstance(loaded, ProfdataError):
+                loaded = loaded.for_release(self.options.release)
                 if loaded.partial is not None:  # its first records count: the long way
                     return self._leave(ctx_index, loaded)
                 ctx.errors.append(input_failure(entry.path, loaded, self.options.release))

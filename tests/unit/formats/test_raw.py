@@ -13,7 +13,13 @@ from typing import Any
 import numpy as np
 import pytest
 
-from profdata.errors import FormatError, HeaderCorruptError, MalformedError, UsageError
+from profdata.errors import (
+    FormatError,
+    HeaderCorruptError,
+    MalformedError,
+    RelabelledVersionError,
+    UsageError,
+)
 from profdata.formats import detect, raw
 from profdata.formats._binary import ByteOrder
 from profdata.formats.raw_layout import (
@@ -27,6 +33,7 @@ from profdata.formats.raw_layout import (
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
+from profdata.releases import release
 from tests.conftest import GOLDEN
 
 INPUTS = GOLDEN / "raw" / "inputs"
@@ -429,3 +436,34 @@ def test_read_accepts_bytes_and_memoryview(tmp_path: Path) -> None:
 def test_every_format_error_is_a_format_error_subclass() -> None:
     with pytest.raises(FormatError):
         raw.read(b"not a raw profile at all")
+
+
+@pytest.mark.parametrize("labelled", [5, 7, 8, 9])
+def test_a_changed_version_field_is_a_version_error(labelled: int) -> None:
+    """A version 10 file whose header names another version fails as that version and
+    reads as 10: a version error (as every llvm-profdata release but the one whose own
+    version the header names reports it), located at the version field."""
+    record = InstrRecord("main", 0x1234, np.array([3, 1], dtype=np.uint64), b"", {})
+    good = raw.write(InstrProfile(kind=ProfileKind.IR, records=[record]))
+    data = bytearray(good)
+    data[8] = labelled
+    with pytest.raises(RelabelledVersionError) as info:
+        raw.read(bytes(data), "x.profraw")
+    error = info.value
+    assert (error.location.offset, error.location.field) == (8, "header.version")
+    assert (error.location.found, error.location.expected) == (str(labelled), "10")
+    assert f"reads cleanly only as version 10; read as version {labelled} it fails" in str(
+        error
+    ).replace(" (was its version field changed?)", "")
+    assert error.for_release(release(22)).llvm_message.startswith(
+        f"raw profile version mismatch: Profile uses raw profile format version = {labelled}; "
+        "expected version = 10\nPLEASE update this tool"
+    )
+    assert error.for_release(release(16)).llvm_message == (
+        "unsupported instrumentation profile format version"
+        if labelled != 8
+        else error.as_declared.llvm_message
+    )
+    assert isinstance(error.as_declared, FormatError)
+    assert not isinstance(error.as_declared, RelabelledVersionError)
+    assert list(raw.read(good).records) == [record]  # the file as it was reads
