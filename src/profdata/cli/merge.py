@@ -256,7 +256,10 @@ def _encode(
 def run(args: argparse.Namespace) -> int:
     _check_release_options(args)
     merge_sample.check_release_options(args)  # unknown to the release in either mode
-    if merge_supplement.wanted(args):
+    supplement = merge_supplement.wanted(args)
+    if args.dask and (supplement or args.sample):
+        raise UsageError("--dask merges instrumentation profiles only")
+    if supplement:
         return merge_supplement.run(args)
     if args.sample:
         return merge_sample.run(args)

@@ -178,6 +178,8 @@ def test_command_line(run_profdata: Callable[..., CliResult], tmp_path: Path) ->
     got = run_profdata("merge", "--dask=local:2", "--dask-chunk-size=2", "-o", str(dask), *args)
     assert (got.code, got.stderr) == (0, b"")
     assert dask.read_bytes() == flat.read_bytes()
+    got = run_profdata("merge", "--sample", "--dask=local:1", "-o", str(dask), str(runs[0]))
+    assert got.code == 1 and b"--dask merges instrumentation profiles only" in got.stderr
     got = run_profdata("merge", "--dask=local:x", "-o", str(dask), *args)
     assert got.code == 1 and b"--dask=local:N takes a number of workers" in got.stderr
     got = run_profdata("merge", "--dask=local:1", "--dask-chunk-size=0", "-o", str(dask), *args)
