@@ -164,6 +164,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def console_main() -> None:
+    # names and lines quoted in messages are bytes held as surrogate escapes: write those
+    # bytes back as they were, as llvm-profdata prints them (not as "\udcXX")
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="surrogateescape")
     sys.exit(main())
 
 

@@ -7,6 +7,8 @@ wording llvm-profdata prints on stderr for the same arguments.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -203,3 +205,20 @@ def test_unrecognized_input_note(
         f"note: Perhaps you forgot to use the {note}?",
     ]
     assert lines[2].startswith(f"  detail: {bad}: ")
+
+
+def test_bytes_of_a_quoted_line_come_back_as_they_were(tmp_path: Path) -> None:
+    """A bad line quoted in an error keeps its bytes (llvm-profdata prints them raw), also
+    when they are not UTF-8; run as a process, where stderr is a real stream."""
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"main:100:10\n 1: 5\xe8x0\n")
+    result = subprocess.run(
+        [sys.executable, "-m", "profdata", "show", "--sample", str(bad)],
+        capture_output=True,
+        check=False,
+    )
+    assert result.returncode == 1
+    assert result.stderr.splitlines()[0] == (
+        f"error: {bad}:2: Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found  1: 5".encode()
+        + b"\xe8x0"
+    )
