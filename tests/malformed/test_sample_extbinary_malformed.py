@@ -148,6 +148,27 @@ def test_name_index_past_the_table() -> None:
     assert err.location.found == "127"
 
 
+def oversized_with_bad_name_index(data: bytes) -> bytes:
+    """The profile section's size run far past the end of the file, and its first name
+    index past the name table: LLVM reads the section as far as the file goes and fails
+    on the index, before it reads past its buffer."""
+    bad = name_index_out_of_range(data)
+    return patch_entry(bad, entry_index(data, SecType.LBR_PROFILE), 3, 1 << 40)
+
+
+def test_a_section_running_past_the_end_fails_on_what_the_file_holds() -> None:
+    data = golden("corpus-inline", "default")
+    with pytest.raises(TruncatedError) as caught:
+        read(oversized_with_bad_name_index(data))
+    assert caught.value.headline() == "bad.extbin: Truncated function name table"
+    assert caught.value.location.field == "function_name_index"
+    index = entry_index(data, SecType.LBR_PROFILE)
+    with pytest.raises(MalformedError) as beyond:  # nothing wrong inside the file
+        read(patch_entry(data, index, 3, 1 << 40))
+    assert beyond.value.location.field == "section_offset"
+    assert beyond.value.location.offset == TABLE_AT + 32 * index + 16
+
+
 def test_bad_version() -> None:
     data = golden("corpus-inline", "default")
     with pytest.raises(UnsupportedVersionError) as caught:
@@ -176,12 +197,14 @@ DAMAGES: dict[str, Callable[[bytes], bytes]] = {
     "bad-compression": corrupt_stream,
     "not-consumed": longer_name_table,
     "name-index": name_index_out_of_range,
+    "oversized-name-index": oversized_with_bad_name_index,
 }
 SOURCES = {
     "cut": ("corpus-inline", "default"),
     "bad-compression": ("corpus-inline", "compress"),
     "not-consumed": ("corpus-inline", "default"),
     "name-index": ("corpus-inline", "default"),
+    "oversized-name-index": ("corpus-inline", "default"),
 }
 
 

@@ -26,9 +26,11 @@ import zlib
 from collections.abc import Collection
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import NoReturn
 
 from profdata.errors import (
     DecompressionError,
+    FormatError,
     MalformedError,
     ProfdataError,
     SampleMalformedError,
@@ -68,6 +70,8 @@ from profdata.model.sample import (
 from profdata.releases import Release
 
 MSG_UNCOMPRESS = "Uncompress failure"
+#: how far past the end of the file a section that runs past it is read (as zeros)
+_PAST_THE_END = 4096
 SEC_ENTRY_SIZE = 32  # 4 x u64: Type, Flags, Offset, Size
 
 
@@ -177,15 +181,12 @@ class _Reader:
     def section(self, entry: SecHdrTableEntry) -> None:
         """``readOneSection`` for one table entry, then the exact-consumption check."""
         file_cur = ByteReader(self.data, path=self.path)
-        if entry.offset > len(self.data) or entry.size > len(self.data) - entry.offset:
-            # LLVM reads past its buffer here and then finds the section inconsistent.
-            file_cur.fail(
-                MalformedError,
-                f"{SEC_NAMES.get(entry.type, 'UnknownSection')} lies beyond the end of the file",
-                field="section_offset", at=entry.table_at + 16,
-                expected=f"offset + size <= {len(self.data)}",
-                found=f"{entry.offset} + {entry.size}", llvm_message=MSG_MALFORMED,
-            )  # fmt: skip
+        size = len(self.data)
+        beyond = entry.offset > size or entry.size > size - entry.offset
+        if beyond and (entry.offset > size or entry.has(FLAG_COMPRESS)):
+            self.beyond_the_end(file_cur, entry)
+        if beyond:
+            self.read_past_the_end(file_cur, entry)
         cur = ByteReader(self.data, path=self.path, pos=entry.offset, end=entry.offset + entry.size)
         if entry.has(FLAG_COMPRESS):
             cur = self.decompress(cur)
@@ -198,6 +199,31 @@ class _Reader:
                 field="section_size", expected=f"{cur.end - start} bytes",
                 found=f"{cur.pos - start} bytes read", llvm_message=MSG_MALFORMED,
             )  # fmt: skip
+
+    def read_past_the_end(self, file_cur: ByteReader, entry: SecHdrTableEntry) -> NoReturn:
+        """A section that starts in the file and runs past its end: LLVM reads it as far as
+        it goes.  What it finds wrong inside the file is its error (read here with zeros
+        after the file, what the memory after a mapped file holds); whatever happens
+        beyond the file depends on memory no reader can know, and is our error."""
+        size = len(self.data)
+        padded = bytes(self.data) + bytes(min(entry.offset + entry.size - size, _PAST_THE_END))
+        cur = ByteReader(memoryview(padded), path=self.path, pos=entry.offset, end=len(padded))
+        self.checked = True
+        try:
+            self.decode(cur, entry)
+        except FormatError as exc:
+            if exc.location.offset is not None and exc.location.offset < size:
+                raise
+        self.beyond_the_end(file_cur, entry)
+
+    def beyond_the_end(self, file_cur: ByteReader, entry: SecHdrTableEntry) -> NoReturn:
+        file_cur.fail(
+            MalformedError,
+            f"{SEC_NAMES.get(entry.type, 'UnknownSection')} lies beyond the end of the file",
+            field="section_offset", at=entry.table_at + 16,
+            expected=f"offset + size <= {len(self.data)}",
+            found=f"{entry.offset} + {entry.size}", llvm_message=MSG_MALFORMED,
+        )  # fmt: skip
 
     def decompress(self, cur: ByteReader) -> ByteReader:
         """``decompressSection``: ULEB sizes, then a zlib stream inflated to that size."""
