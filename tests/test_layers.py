@@ -27,8 +27,13 @@ LEAVES = {"errors", "releases", "atomic"}
 THIRD_PARTY = {"numpy"}
 #: Extra ones per part: the testing helpers build hypothesis strategies (a test extra);
 #: the correlation readers parse ELF/DWARF with pyelftools (formats/correlate*.py); the
-#: export of profiles as data frames imports pandas when asked (an optional extra).
-PART_THIRD_PARTY = {"testing": {"hypothesis"}, "formats": {"elftools"}, "ops": {"pandas"}}
+#: export of profiles as data frames imports pandas when asked (an optional extra), and
+#: the merge on a Dask cluster dask (another).
+PART_THIRD_PARTY = {
+    "testing": {"hypothesis"},
+    "formats": {"elftools"},
+    "ops": {"pandas", "dask"},
+}
 
 
 def module_name(path: Path) -> str:

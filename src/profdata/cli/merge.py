@@ -304,33 +304,16 @@ def _merge_on_dask(
     args: argparse.Namespace, inputs: list[WeightedFile], options: MergeOptions
 ) -> MergeResult:
     """``--dask``: the merge of :mod:`profdata.ops.merge_dask` on the named cluster."""
-    try:
-        from dask.distributed import Client
+    from profdata.ops.merge_dask import DEFAULT_CHUNK_SIZE, connect, merge_on_dask
 
-        from profdata.ops.merge_dask import DEFAULT_CHUNK_SIZE, local_client, merge_on_dask
-    except ImportError as exc:
-        raise UsageError(
-            f"--dask needs the dask[distributed] package ({exc}); pip install 'profdata[dask]'"
-        ) from None
     chunk = DEFAULT_CHUNK_SIZE if args.dask_chunk_size is None else args.dask_chunk_size
-    where = args.dask
-    if where == "local" or where.startswith("local:"):
-        workers = where.partition(":")[2]
-        if workers and not workers.isdigit():
-            raise UsageError(f"--dask=local:N takes a number of workers, not {workers!r}")
-        client = local_client(int(workers) if workers else None)
-    else:
-        try:
-            client = Client(where, timeout="30s")  # type: ignore[no-untyped-call]
-        except (OSError, TimeoutError, ValueError) as exc:
-            raise UsageError(f"cannot reach the Dask scheduler {where}: {exc}") from None
-    with client:
-        cluster = client.cluster if where.startswith("local") else None
-        try:
-            return merge_on_dask(inputs, options, client, chunk_size=chunk, sink=print_diagnostic)
-        finally:
-            if cluster is not None:
-                cluster.close()
+    connection = connect(args.dask)
+    try:
+        return merge_on_dask(
+            inputs, options, connection.client, chunk_size=chunk, sink=print_diagnostic
+        )
+    finally:
+        connection.close()
 
 
 def _has_invalid(profile: InstrProfile) -> bool:

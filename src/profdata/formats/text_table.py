@@ -30,11 +30,11 @@ from collections.abc import Mapping
 import numpy as np
 import numpy.typing as npt
 
+from profdata.formats.row_text import RowText
 from profdata.model.instr import spans
 from profdata.model.kinds import ValueKind
 from profdata.model.names import names_bytes
 from profdata.model.record_table import RecordTable
-from profdata.ops.row_text import RowText
 from profdata.releases import Release
 
 Ints = npt.NDArray[np.int64]

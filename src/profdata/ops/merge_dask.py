@@ -146,6 +146,41 @@ def _replay(reporter: Reporter, diagnostic: Diagnostic) -> None:
     reporter.emit(diagnostic)
 
 
+@dataclass
+class Connection:
+    """A client of a Dask cluster, and the cluster when it is our own (closed with it)."""
+
+    client: Any
+    cluster: Any = None
+
+    def close(self) -> None:
+        self.client.close()
+        if self.cluster is not None:
+            self.cluster.close()
+
+
+def connect(where: str) -> Connection:
+    """The cluster of ``--dask=WHERE``: ``local[:WORKERS]`` starts one on this machine,
+    anything else is a scheduler's address.  Raises
+    :class:`~profdata.errors.UsageError` without dask or a reachable scheduler."""
+    try:
+        from dask.distributed import Client
+    except ImportError as exc:
+        raise UsageError(
+            f"--dask needs the dask[distributed] package ({exc}); pip install 'profdata[dask]'"
+        ) from None
+    if where == "local" or where.startswith("local:"):
+        workers = where.partition(":")[2]
+        if workers and not workers.isdigit():
+            raise UsageError(f"--dask=local:N takes a number of workers, not {workers!r}")
+        client = local_client(int(workers) if workers else None)
+        return Connection(client, client.cluster)
+    try:
+        return Connection(Client(where, timeout="30s"))  # type: ignore[no-untyped-call]
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise UsageError(f"cannot reach the Dask scheduler {where}: {exc}") from None
+
+
 def local_client(workers: int | None = None) -> Any:
     """A ``dask.distributed.Client`` of a cluster on this machine (one single-threaded
     worker process per CPU, or ``workers``)."""
@@ -162,4 +197,12 @@ def local_client(workers: int | None = None) -> Any:
     return Client(cluster)  # type: ignore[no-untyped-call]
 
 
-__all__ = ["DEFAULT_CHUNK_SIZE", "ChunkResult", "local_client", "merge_chunk", "merge_on_dask"]
+__all__ = [
+    "DEFAULT_CHUNK_SIZE",
+    "ChunkResult",
+    "Connection",
+    "connect",
+    "local_client",
+    "merge_chunk",
+    "merge_on_dask",
+]

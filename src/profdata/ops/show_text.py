@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import numpy as np
 
+from profdata.formats.row_text import RowText
 from profdata.model.instr import PSEUDO_HOT, InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import ENCODING, ERRORS
 from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary
-from profdata.ops.row_text import RowText
 from profdata.ops.show import (
     CODE,
     ItemKind,
