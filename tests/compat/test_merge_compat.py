@@ -109,7 +109,11 @@ def test_random_ir_merges(
     rng = random.Random(seed)
     inputs = [text_profile(rng) for _ in range(rng.randint(3, 6))]
     for options in OPTION_SETS:
-        compare(run_profdata, tool, number, tmp_path, inputs, options)
+        # several writer contexts: the real tool's thread pool decides the order in which
+        # they take their inputs, and under load it has written another record set once
+        # (counters near 2**64 saturating); ours must be one of the outputs it writes
+        racy = options != ["--num-threads=1"]
+        compare(run_profdata, tool, number, tmp_path, inputs, options, racy=racy)
     weighted = tmp_path / "w.proftext"
     weighted.write_text(text_profile(rng))
     # One writer context: with several, llvm-profdata's thread pool may take two inputs of one
