@@ -424,9 +424,18 @@ def writer_symbols(
     indirect-call target that is not itself a written record prints as
     :data:`EXTERNAL_SYMBOL` and an unknown trace entry as an empty string.
     """
+    return names_symbols([record.name for record in records], vtable_names)
+
+
+def names_symbols(
+    names: list[str], vtable_names: Iterable[str] = (), name_hashes: list[int] | None = None
+) -> dict[int, str]:
+    """:func:`writer_symbols` of the written records' names (first one per hash kept),
+    with their MD5 hashes when the caller has them already."""
+    known = md5_hashes(names_bytes(names)) if name_hashes is None else name_hashes
     table: dict[int, str] = {}
-    for record in records:
-        table.setdefault(md5_hash(record.name), record.name)
+    for name_hash, name in zip(known, names, strict=True):
+        table.setdefault(name_hash, name)
     for name in vtable_names:
         table.setdefault(md5_hash(name), name)
     return table
@@ -534,7 +543,8 @@ def write(profile: InstrProfile, release: Release | None = None) -> bytes:
     release = release or releases.release()
     table = record_table(profile)
     table = table.take(_text_order(table))
-    symbols = _table_symbols(table, profile.vtable_names)
+    hashes = None if table.name_hashes is None else table.name_hashes.tolist()
+    symbols = names_symbols(table.columns.names, profile.vtable_names, hashes)
     parts = [format_header(profile.kind, release)]
     if profile.kind & ProfileKind.TEMPORAL and release.text_temporal_block:
         parts.append(format_traces(profile.traces, profile.trace_stream_size, symbols))
@@ -549,16 +559,3 @@ def _text_order(table: RecordTable) -> npt.NDArray[np.int64]:
     hashes = cols.hashes.tolist()
     order = sorted(range(len(names)), key=lambda i: (names[i], hashes[i]))
     return np.array(order, dtype=np.int64)
-
-
-def _table_symbols(table: RecordTable, vtable_names: Iterable[str]) -> dict[int, str]:
-    """:func:`writer_symbols` of a table's records (in their order)."""
-    names = table.columns.names
-    hashes = table.name_hashes
-    known = md5_hashes(names_bytes(names)) if hashes is None else hashes.tolist()
-    symbols: dict[int, str] = {}
-    for name_hash, name in zip(known, names, strict=True):
-        symbols.setdefault(name_hash, name)
-    for name in vtable_names:
-        symbols.setdefault(md5_hash(name), name)
-    return symbols
