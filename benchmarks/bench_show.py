@@ -53,6 +53,11 @@ OPERATIONS = (
     Operation("show", ("show",)),
     Operation("show --detailed-summary", ("show", "--detailed-summary")),
     Operation("show --text --all-functions", ("show", "--text", "--all-functions")),
+    Operation(
+        "show --all-functions --ic-targets --memop-sizes",
+        ("show", "--all-functions", "--ic-targets", "--memop-sizes"),
+    ),
+    Operation("show --ic-targets --memop-sizes", ("show", "--ic-targets", "--memop-sizes")),
 )
 INPUTS = ("raw", "indexed")
 

@@ -73,6 +73,7 @@ from profdata.model.names import (
     name_bytes,
     name_str,
 )
+from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_counts
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
@@ -478,6 +479,7 @@ class IndexedProfile(InstrProfile):
         )
         self._symbols: dict[int, str] | None = None
         self._columns: RecordColumns | None = None
+        self._table: RecordTable | None = None
         self._binary_id_section = binary_ids
         self.header = header
         self.layout = layout
@@ -531,6 +533,18 @@ class IndexedProfile(InstrProfile):
     def bulk(self) -> BulkRecords | None:
         """Every record located and checked with numpy (None: decode item by item)."""
         return self._indexed.bulk()
+
+    def cheap_table(self) -> RecordTable | None:
+        """The records as a table, decoded in bulk (None: the payload is decoded item by
+        item, or the records were replaced)."""
+        if self.records is not self._indexed:
+            return None
+        bulk = self._indexed.bulk()
+        if bulk is None:
+            return None
+        if self._table is None:
+            self._table = bulk.table()
+        return self._table
 
     def columns(self) -> RecordColumns:
         """All records as columns, decoded in bulk (:mod:`~profdata.formats.indexed_columns`).

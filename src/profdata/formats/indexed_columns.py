@@ -21,10 +21,11 @@ import numpy.typing as npt
 
 from profdata.formats._onhash import FileWords, ItemArrays
 from profdata.formats.indexed_layout import IndexedLayout
-from profdata.formats.raw_values import ValueRecords, decode_sites
+from profdata.formats.raw_values import ValueRecords, decode_sites, value_columns
 from profdata.model.instr import InstrRecord, RecordColumns, ValueSite, spans
 from profdata.model.kinds import ValueKind
 from profdata.model.names import ENCODING, ERRORS
+from profdata.model.record_table import RecordTable, ValueColumns
 
 Ints = npt.NDArray[np.int64]
 
@@ -133,6 +134,32 @@ class BulkRecords:
         ends = (self.counts_at + 8 * cols.lengths).tolist()
         views = [raw[a:b].view("<u8") for a, b in zip(starts, ends, strict=True)]
         return list(map(InstrRecord, cols.names, cols.hashes.tolist(), views, bitmaps, sites))
+
+    def table(self) -> RecordTable:
+        """The records as a :class:`RecordTable`, read from the file with no record objects:
+        what ``RecordTable.of(self.records())`` gives, at a fraction of the cost (``show
+        --text`` of 100k functions spent most of its time building and flattening records)."""
+        cols = self.columns
+        raw = np.frombuffer(self.data, dtype=np.uint8)
+        nbitmap = self.num_bitmap
+        # a bitmap byte is stored as a little-endian u64, of which LLVM keeps the low byte
+        at = np.repeat(self.bitmap_at, nbitmap) + 8 * spans(
+            np.zeros(len(nbitmap), np.int64), nbitmap
+        )
+        bitmaps = raw[at]
+        words = FileWords(self.data)
+        rows = self.value_rows
+        if rows is None:
+            with_values = np.flatnonzero(self.value_at >= 0)
+            found = _value_data(words, self.value_at[with_values], self.item_end[with_values])
+            if found is not None:
+                rows = found[1]
+                rows = ValueRecords(
+                    with_values[rows.blob], rows.kind, rows.sites_at, rows.num_sites,
+                    rows.values_at, rows.num_values, rows.bad,
+                )  # fmt: skip
+        values = ValueColumns.empty() if rows is None else value_columns(self.data, "<", rows)
+        return RecordTable(cols, nbitmap.copy(), bitmaps, values)
 
 
 def decode_bulk(

@@ -59,7 +59,14 @@ from profdata.formats.raw_layout import (
     sections,
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
-from profdata.formats.raw_values import ValueSites, chain_starts, decode_sites, scan_blobs
+from profdata.formats.raw_values import (
+    ValueRecords,
+    ValueSites,
+    chain_starts,
+    decode_sites,
+    scan_blobs,
+    value_columns,
+)
 from profdata.formats.raw_write import write
 from profdata.model.instr import (
     Counts,
@@ -70,6 +77,7 @@ from profdata.model.instr import (
     spans,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.record_table import RecordTable
 
 __all__ = ["read", "sniff", "write"]
 
@@ -196,6 +204,8 @@ class _RawPart:
     vtable_names: NameTable
     timestamps: list[tuple[int, int]]
     end: int
+    #: the same records as a table (None for the records before a failure)
+    build_table: Callable[[], RecordTable] | None = None
 
 
 def _assemble(parts: list[_RawPart]) -> RawProfile:
@@ -227,6 +237,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
     return RawProfile(
         columns=columns,
         build_records=build_records,
+        build_table=parts[0].build_table if len(parts) == 1 else None,
         kind=first.kind,
         format="raw",
         version=first.raw_version,
@@ -502,6 +513,7 @@ class _ProfileReader:
             vtable_names,
             reader.timestamps(),
             end,
+            reader.table,
         )
 
 
@@ -855,6 +867,19 @@ class _RecordReader:
         )
         self.columns = columns
         return columns, end
+
+    def table(self) -> RecordTable:
+        """:meth:`records` as a table, built from the sections with no record objects."""
+        columns = self.columns
+        raw = np.frombuffer(self.cur.data, dtype=np.uint8)
+        bitmaps = raw[spans(self.bitmap.start + self.boffsets, self.num_bitmap)]
+        blobs = self.blobs
+        rows = ValueRecords(
+            np.array(self.blob_rows, dtype=np.int64)[blobs.blob], blobs.kind, blobs.sites_at,
+            blobs.num_sites, blobs.values_at, blobs.num_values, blobs.bad,
+        )  # fmt: skip
+        values = value_columns(self.cur.data, self.cur.order, rows, self.addresses.translate)
+        return RecordTable(columns, self.num_bitmap.copy(), bitmaps, values)
 
     def records(self) -> list[InstrRecord]:
         """The records of :meth:`read`'s columns, value sites and bitmaps decoded."""

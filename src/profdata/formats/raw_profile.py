@@ -16,6 +16,7 @@ from typing import Any
 from profdata.formats._names import SEPARATOR
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
+from profdata.model.record_table import RecordTable
 
 
 class NameTable:
@@ -63,6 +64,7 @@ class RawProfile(InstrProfile):
         columns: RecordColumns,
         build_records: Callable[[], list[InstrRecord]],
         name_tables: list[NameTable],
+        build_table: Callable[[], RecordTable] | None = None,
         **fields: Any,
     ) -> None:
         self._records: Sequence[InstrRecord] = []
@@ -71,6 +73,8 @@ class RawProfile(InstrProfile):
         self._columns = columns
         self._build_records: Callable[[], list[InstrRecord]] | None = build_records
         self._name_tables = name_tables
+        self._build_table = build_table
+        self._table: RecordTable | None = None
 
     @property
     def symbols(self) -> dict[int, str]:
@@ -100,6 +104,13 @@ class RawProfile(InstrProfile):
     def records(self, value: Sequence[InstrRecord]) -> None:
         self._records = value
         self._build_records = None
+        self._build_table = self._table = None  # the table would be of the old records
+
+    def cheap_table(self) -> RecordTable | None:
+        """The records as a table, from the sections (one profile in the file only)."""
+        if self._table is None and self._build_table is not None:
+            self._table = self._build_table()
+        return self._table
 
     def columns(self) -> RecordColumns:
         return self._columns

@@ -27,6 +27,7 @@ import numpy.typing as npt
 from profdata.formats._binary import ByteReader
 from profdata.model.instr import ValueSite, spans, value_sites_of
 from profdata.model.kinds import ValueKind
+from profdata.model.record_table import ValueColumns
 
 Ints = npt.NDArray[np.int64]
 ValueSites = dict[ValueKind, list[ValueSite]]
@@ -165,3 +166,37 @@ def decode_sites(
             value_sites_of(zip(values_of, counts_of, strict=False), islice(site_lengths, num_sites))
         )
     return sites
+
+
+def value_columns(
+    data: memoryview, order: str, records: ValueRecords, translate: Translate | None = None
+) -> ValueColumns:
+    """The kind records ``records`` (their ``blob`` a record index, ascending) as
+    :class:`ValueColumns`: what :func:`decode_sites` then ``InstrRecord.sites_by_kind``
+    make of them -- kinds in kind order within a record, the sites of several kind
+    records of one kind joined in file order, kinds without sites left out -- with no
+    record objects (a reader's bulk table, for ``show``)."""
+    keep = np.flatnonzero(records.num_sites > 0)
+    record, kind = records.blob[keep], records.kind[keep]
+    by_record = np.lexsort((kind, record))  # stable: one kind's records keep file order
+    keep, record, kind = keep[by_record], record[by_record], kind[by_record]
+    num_sites, num_values = records.num_sites[keep], records.num_values[keep]
+    starts = np.ones(len(keep), dtype=bool)
+    starts[1:] = (record[1:] != record[:-1]) | (kind[1:] != kind[:-1])
+    row = np.cumsum(starts) - 1
+    row_sites = np.bincount(row, weights=num_sites, minlength=int(starts.sum()))
+    raw = np.frombuffer(data, dtype=np.uint8)
+    site_lengths = raw[spans(records.sites_at[keep], num_sites)].astype(np.int64)
+    words = np.ndarray((max(len(data) - 7, 0),), dtype=f"{order}u8", buffer=data, strides=(1,))
+    at = 16 * spans(np.zeros(len(keep), dtype=np.int64), num_values)
+    at += np.repeat(records.values_at[keep], num_values)
+    values = words[at].astype(np.uint64)
+    if translate is not None:
+        value_kind = np.repeat(kind, num_values)
+        for each in np.unique(kind).tolist():
+            mine = value_kind == each
+            values[mine] = translate(each, values[mine])
+    return ValueColumns(
+        record[starts], kind[starts], row_sites.astype(np.int64), site_lengths,
+        values, words[at + 8].astype(np.uint64),
+    )  # fmt: skip

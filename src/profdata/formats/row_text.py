@@ -139,15 +139,37 @@ class RowText:
             self._flush()
         self._const = (text, where)
 
-    def add_decimal(self, values: npt.NDArray[np.uint64] | Ints, where: Mask | None = None) -> None:
-        """One unsigned number per row (``values`` has one entry per row; counts and
-        lengths may come as non-negative int64)."""
+    def add_decimal(
+        self,
+        values: npt.NDArray[np.uint64] | Ints,
+        where: Mask | None = None,
+        *,
+        width: int = 0,
+        signed: bool = False,
+    ) -> None:
+        """One number per row (``values`` has one entry per row; counts and lengths may
+        come as non-negative int64), right-aligned in ``width`` columns like ``%*d``;
+        ``signed`` reads values of 2**63 and above as negative (``%`` ``PRId64`` of a
+        ``uint64_t``)."""
         mask = _present(where, self.rows)
         vals = np.asarray(values, dtype=np.uint64)[mask]
-        widths = decimal_widths(vals)
+        negative = vals >= _U64(1 << 63) if signed else None
+        if negative is not None and bool(negative.any()):
+            vals = np.where(negative, -vals, vals)  # the magnitude: 2**64 - v, wrapping
+        else:
+            negative = None
+        digits = decimal_widths(vals)
+        used = digits if negative is None else digits + negative
+        widths = np.maximum(used, width) if width else used
 
         def fill(out: Bytes, starts: Ints) -> None:
-            write_decimals(out, vals, starts[mask] + widths, widths)
+            at = starts[mask]
+            ends = at + widths
+            write_decimals(out, vals, ends, digits)
+            if width:
+                out[spans(at, widths - used)] = ord(" ")
+            if negative is not None:
+                out[(ends - digits - 1)[negative]] = ord("-")
 
         row_widths = np.zeros(self.rows, dtype=np.int64)
         row_widths[mask] = widths

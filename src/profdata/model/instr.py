@@ -22,7 +22,8 @@ from profdata.errors import ProfdataError
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.memprof import MemProfData
 
-if TYPE_CHECKING:  # releases import the model
+if TYPE_CHECKING:  # releases import the model; record_table imports this module
+    from profdata.model.record_table import RecordTable
     from profdata.releases import Release
 
 Counts = npt.NDArray[np.uint64]
@@ -291,6 +292,14 @@ class InstrProfile:
     def columns(self) -> RecordColumns:
         """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""
         return RecordColumns.of(self.records)
+
+    def cheap_table(self) -> RecordTable | None:
+        """The records as a table when the reader holds them so (None: only as records).
+
+        Flattening 100k record objects into a table costs more than a bulk
+        reader takes to build the table straight from the file.
+        """
+        return None
 
 
 def read_streamed(

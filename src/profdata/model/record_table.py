@@ -226,12 +226,15 @@ class TableProfile(InstrProfile):
     def columns(self) -> RecordColumns:
         return self.table.columns
 
+    def cheap_table(self) -> RecordTable:
+        return self.table
+
 
 def record_table(profile: InstrProfile) -> RecordTable:
-    """The profile's records as a table (free for a :class:`TableProfile`)."""
-    if isinstance(profile, TableProfile):
-        return profile.table
-    return RecordTable.of(profile.records)
+    """The profile's records as a table (free for a :class:`TableProfile`, read in bulk from
+    an indexed file)."""
+    table = profile.cheap_table()
+    return table if table is not None else RecordTable.of(profile.records)
 
 
 def gather(flat: npt.NDArray[Any], starts: Ints, lengths: Ints) -> npt.NDArray[Any]:

@@ -34,8 +34,9 @@ import numpy as np
 
 from profdata.errors import UsageError
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns
+from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns, spans
 from profdata.model.kinds import CS_HASH_BIT, ValueKind
+from profdata.model.record_table import RecordTable
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_counts
 from profdata.ops.cxx_heap import PriorityQueue
 from profdata.releases import OLD_SHOW_CUTOFFS, Release
@@ -142,19 +143,22 @@ class ValueSiteStats:
     #: histogram[k - 1] = sites with exactly k values
     histogram: list[int] = field(default_factory=list)
 
-    def add(self, record: InstrRecord, kind: ValueKind) -> None:
-        sites = record.sites(kind)
-        self.num_sites += len(sites)
-        hist = self.histogram
-        for site in sites:
-            n = len(site)
-            if not n:
-                continue
-            self.num_values += n
-            self.num_sites_with_values += 1
-            if n > len(hist):
-                hist.extend([0] * (n - len(hist)))
-            hist[n - 1] += 1
+    def add_table(self, table: RecordTable, kind: ValueKind) -> None:
+        """The sites of ``kind`` of every record of ``table``."""
+        vals = table.values
+        rows = np.flatnonzero(vals.row_kind == int(kind))
+        lengths = vals.site_lengths[spans(vals.site_starts()[rows], vals.row_sites[rows])]
+        filled = lengths[lengths > 0]
+        self.num_sites += len(lengths)
+        self.num_sites_with_values += len(filled)
+        self.num_values += int(filled.sum())
+        if len(filled):
+            per_size = np.bincount(filled)[1:].tolist()  # sites with 1, 2, ... values
+            hist = self.histogram
+            if len(per_size) > len(hist):
+                hist.extend([0] * (len(per_size) - len(hist)))
+            for index, sites in enumerate(per_size):
+                hist[index] += sites
 
 
 @dataclass
@@ -261,6 +265,17 @@ class ShowReport:
         if self._records is None:
             self._records = _processed_records(self.profile, self.options, self.kept)
         return self._records
+
+    def table(self, rows: np.ndarray) -> RecordTable:
+        """The processed records ``rows`` as a table: taken from the reader's own table when
+        it has one (an indexed profile's bulk decoding), with no record objects built."""
+        whole = self.profile.cheap_table()
+        if whole is None or (self.options.text and self.profile.without_bitmap_block):
+            records = self.records
+            return RecordTable.of([records[i] for i in rows.tolist()])
+        if self.kept is not None:
+            rows = np.flatnonzero(self.kept)[rows]
+        return whole.take(rows)
 
     def items(self) -> Iterator[tuple[ItemKind, int]]:
         """(what a record prints, its index in ``records``), reader order."""
@@ -370,11 +385,9 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
         kept=kept,
     )
     if report.site_stats:
-        records = report.records
-        functions = np.flatnonzero(is_function).tolist()
+        table = report.table(np.flatnonzero(is_function))
         for kind, kind_stats in report.site_stats.items():
-            for i in functions:
-                kind_stats.add(records[i], kind)
+            kind_stats.add_table(table, kind)
 
     want_hot = options.hot_func_list and release.show_instr_hot_func_list
     candidates: list[tuple[str, int]] = []

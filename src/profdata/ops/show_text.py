@@ -17,10 +17,9 @@ from __future__ import annotations
 import numpy as np
 
 from profdata.formats.row_text import RowText
-from profdata.model.instr import PSEUDO_HOT, InstrProfile, InstrRecord
+from profdata.model.instr import PSEUDO_HOT, InstrProfile
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import ENCODING, ERRORS
-from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary
 from profdata.ops.show import (
     CODE,
@@ -32,16 +31,8 @@ from profdata.ops.show import (
     profile_version,
     reader_traits,
 )
+from profdata.ops.show_value_sites import value_site_text
 from profdata.releases import Release
-
-_I64_SIGN = 1 << 63
-_U64_WRAP = 1 << 64
-
-_RESULTS_HEADER = {
-    ValueKind.INDIRECT_CALL_TARGET: "    Indirect Target Results:\n",
-    ValueKind.VTABLE_TARGET: "    VTable Results:\n",
-    ValueKind.MEMOP_SIZE: "    Memory Intrinsic Size Results:\n",
-}
 
 _STATS_HEADER = {
     ValueKind.INDIRECT_CALL_TARGET: "Statistics for indirect call sites profile:\n",
@@ -115,8 +106,7 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
     if is_text.any():
         from profdata.formats.text_table import record_texts  # only --text needs it
 
-        records = report.records
-        table = RecordTable.of([records[i] for i in rows[is_text].tolist()])
+        table = report.table(rows[is_text])
         blob, bounds = record_texts(table, report.profile.symbols, report.release)
         starts = np.zeros(count, dtype=np.int64)
         lengths = np.zeros(count, dtype=np.int64)
@@ -154,16 +144,12 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
         text.add_decimal(first, counted)
         text.add_const(b"\n", counted)
     kinds = opts.value_kinds()
-    site_records: list[InstrRecord] = []
+    sections = None
     if kinds:
-        records = report.records
-        site_records = [records[i] for i in rows[is_function].tolist()]
-        for kind, label in _SITE_COUNT_LINES:
-            if kind not in kinds:
-                continue
-            sites = np.fromiter(
-                (r.num_sites(kind) for r in site_records), dtype=np.uint64, count=len(site_records)
-            )
+        sections = value_site_text(report.table(rows[is_function]), kinds, report.profile.symbols)
+        for position, kind in enumerate(kinds):
+            label = _SITE_COUNT_LINES[kind]
+            sites = sections.sites_of(position).astype(np.uint64)
             where = is_function.copy()
             if kind is ValueKind.MEMOP_SIZE:
                 where[is_function] = sites > 0
@@ -175,9 +161,12 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
         listed = np.where(is_function, np.maximum(num_counts - skip, 0), 0)
         text.add_const(b"    Block counts: ", is_function)
         text.add_lists(cols.all_counts, cols.starts[rows] + skip, listed, is_function, suffix=b"\n")
-    if kinds:
-        symbols = report.profile.symbols
-        text.add_strings([_value_results(r, kinds, symbols) for r in site_records], is_function)
+    if sections is not None:
+        starts = np.zeros(count, dtype=np.int64)
+        lengths = np.zeros(count, dtype=np.int64)
+        starts[is_function] = sections.bounds[:-1]
+        lengths[is_function] = np.diff(sections.bounds)
+        text.add_bytes(sections.text, starts, lengths, is_function)
     return text.render()
 
 
@@ -186,12 +175,12 @@ def _is_block(codes: np.ndarray) -> np.ndarray:
     return block
 
 
-#: the per-kind site count lines of a function block, in LLVM's order
-_SITE_COUNT_LINES = (
-    (ValueKind.INDIRECT_CALL_TARGET, b"    Indirect Call Site Count: "),
-    (ValueKind.VTABLE_TARGET, b"    Number of instrumented vtables: "),
-    (ValueKind.MEMOP_SIZE, b"    Number of Memory Intrinsics Calls: "),
-)
+#: the per-kind site count lines of a function block (printed in kind order)
+_SITE_COUNT_LINES = {
+    ValueKind.INDIRECT_CALL_TARGET: b"    Indirect Call Site Count: ",
+    ValueKind.VTABLE_TARGET: b"    Number of instrumented vtables: ",
+    ValueKind.MEMOP_SIZE: b"    Number of Memory Intrinsics Calls: ",
+}
 
 
 def _spread(values: np.ndarray, where: np.ndarray) -> np.ndarray:
@@ -213,34 +202,6 @@ def _name_bytes(names: list[str], rows: np.ndarray) -> tuple[np.ndarray, np.ndar
         blob = b"".join(encoded)
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
     return np.frombuffer(blob, dtype=np.uint8), np.cumsum(lengths) - lengths, lengths
-
-
-def _value_results(rec: InstrRecord, kinds: list[ValueKind], symbols: dict[int, str]) -> str:
-    """The ``... Results:`` sections of a function block."""
-    parts: list[str] = []
-    for kind in kinds:
-        if kind is ValueKind.MEMOP_SIZE and not rec.num_sites(kind):
-            continue
-        parts.append(_RESULTS_HEADER[kind])
-        _render_sites(parts, rec, kind, symbols)
-    return "".join(parts)
-
-
-def _render_sites(
-    lines: list[str], rec: InstrRecord, kind: ValueKind, symbols: dict[int, str]
-) -> None:
-    """``traverseAllValueSites``: ``\\t[ %2u, target, %10 PRId64 ] (%.2f%%)`` per value."""
-    names = kind.targets_are_names
-    for index, site in enumerate(rec.sites(kind)):
-        if not site:
-            continue
-        site_sum = sum(v.count for v in site) % _U64_WRAP or 1
-        for value, count in site:
-            target = symbols.get(value, "") if names else f"{value:4d}"
-            signed = count - _U64_WRAP if count >= _I64_SIGN else count
-            lines.append(
-                f"\t[ {index:2d}, {target}, {signed:10d} ] ({count * 100.0 / site_sum:.2f}%)\n"
-            )
 
 
 def _render_tail(out: list[str], report: ShowReport, summary: ProfileSummary) -> None:
