@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""``profdata show`` against ``llvm-profdata show`` on large real profiles, as ratios.
+"""``profdata show`` and ``overlap`` against ``llvm-profdata`` on large real profiles, as ratios.
 
 Absolute times drift between machines and runs, so both tools are measured
 in the same run on the same files and the table reports profdata's time as a
@@ -46,6 +46,7 @@ BENCH_KIT = Path(os.environ.get("PROFDATA_BENCH_KIT", REPO.parent / "shared" / "
 class Operation:
     name: str
     args: tuple[str, ...]
+    copies: int = 1  # how many times the input is given (overlap compares it with itself)
 
 
 OPERATIONS = (
@@ -58,6 +59,7 @@ OPERATIONS = (
         ("show", "--all-functions", "--ic-targets", "--memop-sizes"),
     ),
     Operation("show --ic-targets --memop-sizes", ("show", "--ic-targets", "--memop-sizes")),
+    Operation("overlap (a profile with itself)", ("overlap",), copies=2),
 )
 INPUTS = ("raw", "indexed")
 
@@ -140,10 +142,10 @@ def main() -> int:
             if a.only not in op.name:
                 continue
             for kind in INPUTS:
-                path = str(files[kind])
+                paths = [str(files[kind])] * op.copies
                 ours = [sys.executable, "-m", "profdata", f"--llvm-release={a.release}", *op.args,
-                        path]  # fmt: skip
-                theirs = [str(tool), *op.args, path]
+                        *paths]  # fmt: skip
+                theirs = [str(tool), *op.args, *paths]
                 identical = same_stdout([ours, theirs], env)
                 for who, cmd in (("llvm-profdata", theirs), ("profdata", ours)):
                     tags = {"op": op.name, "input": kind, "tool": who, "n": str(n)}

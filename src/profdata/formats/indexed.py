@@ -338,6 +338,7 @@ class IndexedRecords(Sequence[InstrRecord]):
         self._cached: tuple[int, list[InstrRecord]] | None = None
         self._listing: ItemListing | None = None
         self._bulk: BulkRecords | None = None
+        self._bulk_records: list[InstrRecord] | None = None  # built on the first iteration
         self._tried: set[str] = set()  # of "listing", "bulk": computed, maybe to None
 
     def listing(self) -> ItemListing | None:
@@ -364,10 +365,17 @@ class IndexedRecords(Sequence[InstrRecord]):
         return self._bulk
 
     def __iter__(self) -> Iterator[InstrRecord]:
-        bulk = self.bulk()
-        if bulk is not None:
-            return iter(bulk.records())
+        if self.bulk() is not None:
+            return iter(self._decoded())
         return self._stream()
+
+    def _decoded(self) -> list[InstrRecord]:
+        """The bulk decoder's records, built once (only when :meth:`bulk` succeeded)."""
+        if self._bulk_records is None:
+            bulk = self.bulk()
+            assert bulk is not None
+            self._bulk_records = bulk.records()
+        return self._bulk_records
 
     def _stream(self) -> Iterator[InstrRecord]:
         decode = self._decoder.decode
@@ -418,6 +426,8 @@ class IndexedRecords(Sequence[InstrRecord]):
         return self._items, self._starts
 
     def __len__(self) -> int:
+        if self.bulk() is not None:
+            return len(self._decoded())
         return int(self._index()[1][-1])
 
     @overload
@@ -425,6 +435,8 @@ class IndexedRecords(Sequence[InstrRecord]):
     @overload
     def __getitem__(self, index: slice) -> list[InstrRecord]: ...
     def __getitem__(self, index: int | slice) -> InstrRecord | list[InstrRecord]:
+        if self.bulk() is not None:
+            return self._decoded()[index]
         if isinstance(index, slice):
             return [self[i] for i in range(*index.indices(len(self)))]
         items, starts = self._index()
@@ -533,6 +545,13 @@ class IndexedProfile(InstrProfile):
     def bulk(self) -> BulkRecords | None:
         """Every record located and checked with numpy (None: decode item by item)."""
         return self._indexed.bulk()
+
+    def read_so_far(self) -> tuple[InstrProfile, ProfdataError | None]:
+        """Whole, with no record decoded yet, when the bulk decoder vouched for every
+        record (so its table stays at hand); else decoded up to the first bad record."""
+        if self.records is self._indexed and self._indexed.bulk() is not None:
+            return self, None
+        return super().read_so_far()
 
     def cheap_table(self) -> RecordTable | None:
         """The records as a table, decoded in bulk (None: the payload is decoded item by

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from profdata.errors import ProfdataError
 from profdata.formats._names import SEPARATOR
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
@@ -105,6 +106,11 @@ class RawProfile(InstrProfile):
         self._records = value
         self._build_records = None
         self._build_table = self._table = None  # the table would be of the old records
+
+    def read_so_far(self) -> tuple[InstrProfile, ProfdataError | None]:
+        """Whole: the reader checked every record before returning the profile (a failure
+        carries what came before it as the error's ``partial``), so none is built here."""
+        return self, None
 
     def cheap_table(self) -> RecordTable | None:
         """The records as a table, from the sections (one profile in the file only)."""

@@ -44,6 +44,7 @@ import numpy.typing as npt
 from profdata.model.counters import U64_MAX
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData, ValueSite
 from profdata.model.kinds import ValueKind
+from profdata.model.record_table import record_table
 from profdata.ops.merge import InstrProfWriter, RecordWarning
 from profdata.ops.merge_records import WarningKind, merge_record, new_record
 from profdata.releases import Release
@@ -188,11 +189,24 @@ def overlap_instr(
     base_name: str = "base",
     test_name: str = "test",
     sink: WarningSink | None = None,
+    tables: bool = True,
 ) -> OverlapResult:
-    """``overlapInstrProfile`` on two profiles already read (names are only printed)."""
+    """``overlapInstrProfile`` on two profiles already read (names are only printed).
+
+    Profiles that allow it are compared as tables (:mod:`profdata.ops.overlap_tables`);
+    ``tables=False`` always takes the record-by-record path, the reference.
+    """
     num_kinds = options.release.max_value_kind + 1
     program = OverlapStats.new(Level.PROGRAM, num_kinds)
     result = OverlapResult(base_name, test_name, options.release, program)
+    if tables:
+        from profdata.ops.overlap_tables import overlap_tables  # it builds on this module
+
+        base_table, test_table = record_table(base), record_table(test)
+        if overlap_tables(
+            base_table, test_table, base.kind.is_ir, test.kind.is_ir, options, result
+        ):
+            return result
     base_records = list(iter(base.records))  # not list(records): no len() pass first
     test_records = list(iter(test.records))
     base_sums = edge_sums(base_records)
