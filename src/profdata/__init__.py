@@ -23,6 +23,7 @@ if TYPE_CHECKING:
         ValueData,
         ValueKind,
     )
+    from profdata.model.record_table import RecordTable, ValueColumns, record_table
     from profdata.model.sample import FunctionSamples, SampleProfile
     from profdata.ops.export import to_dataframe, to_json
     from profdata.ops.merge_files import merge_files, write_profile
@@ -43,6 +44,9 @@ _EXPORTS = {
     "TemporalTrace": "profdata.model",
     "ValueData": "profdata.model",
     "ValueKind": "profdata.model",
+    "RecordTable": "profdata.model.record_table",
+    "ValueColumns": "profdata.model.record_table",
+    "record_table": "profdata.model.record_table",
     "open_sample": "profdata.formats.sample_registry",
     "SampleProfile": "profdata.model.sample",
     "FunctionSamples": "profdata.model.sample",
@@ -75,8 +79,10 @@ __all__ = [
     "ProfdataError",
     "ProfileKind",
     "ProfileSummary",
+    "RecordTable",
     "SampleProfile",
     "TemporalTrace",
+    "ValueColumns",
     "ValueData",
     "ValueKind",
     "__version__",
@@ -85,6 +91,7 @@ __all__ = [
     "open_sample",
     "order_functions",
     "read_instr_bytes",
+    "record_table",
     "to_dataframe",
     "to_json",
     "write_profile",

@@ -105,3 +105,31 @@ def test_to_dataframe_of_a_profile_without_value_sites() -> None:
     row = {key: frame[key].to_numpy().tolist()[0] for key in frame.columns}
     assert row["name"] == "f" and row["max_count"] == 7 and row["nonzero_counters"] == 2
     assert (row["indirect_call_sites"], row["memop_sites"], row["profiled_values"]) == (0, 0, 0)
+
+
+@pytest.mark.parametrize("path", [RAW, INDEXED], ids=["raw", "indexed"])
+def test_record_table_holds_the_records_as_columns(path: Path) -> None:
+    """``record_table`` of a raw or indexed file comes from the file's sections in bulk, and
+    holds exactly the records: counters per record, and value sites row by row."""
+    profile = profdata.open_instr(path)
+    table = profdata.record_table(profile)
+    assert isinstance(table, profdata.RecordTable)
+    records = list(profile.records)
+    cols = table.columns
+    assert list(cols.names) == [r.name for r in records]
+    for i, rec in enumerate(records):
+        start, length = int(cols.starts[i]), int(cols.lengths[i])
+        assert cols.counts[start : start + length].tolist() == rec.counts.tolist()
+    vals = table.values
+    flat = iter(zip(vals.values.tolist(), vals.counts.tolist(), strict=True))
+    lengths = iter(vals.site_lengths.tolist())
+    seen = 0
+    for record, kind, num_sites in zip(
+        vals.row_record.tolist(), vals.row_kind.tolist(), vals.row_sites.tolist(), strict=True
+    ):
+        sites = records[record].sites(profdata.ValueKind(kind))
+        assert len(sites) == num_sites
+        for site in sites:
+            assert [next(flat) for _ in range(next(lengths))] == [(v.value, v.count) for v in site]
+        seen += 1
+    assert seen == sum(len(r.sites_by_kind()) for r in records) > 0
