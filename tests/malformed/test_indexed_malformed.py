@@ -53,6 +53,7 @@ def consume(data: bytes) -> IndexedProfile:
     for name in names:
         profile.lookup(name)
     assert all(profile.binary_ids)  # read on first use (as merge reads them); none empty
+    _ = profile.vtable_names  # decoded on first use (merge --keep-vtable-symbols)
     return profile
 
 

@@ -246,3 +246,55 @@ def test_failure_mode_all_as_llvm_profdata(
     assert got.code == proc.returncode
     assert got.stdout == proc.stdout
     assert got.stderr.decode().splitlines()[0] == proc.stderr.decode().splitlines()[0]
+
+
+def _uleb(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def stated_size(data: bytes, size: int) -> bytes:
+    """The compressed name table stating another uncompressed size (the sections after
+    it moved to fit the longer ULEB)."""
+    table = read_section_table(ByteReader(data))
+    index = entry_index(data, SecType.NAME_TABLE)
+    entry = table[index]
+    cur = ByteReader(data)
+    cur.seek(entry.offset)
+    cur.uleb128("uncompressed_size")
+    old = cur.pos - entry.offset
+    new = _uleb(size)
+    grown = data[: entry.offset] + new + data[entry.offset + old :]
+    delta = len(new) - old
+    grown = patch_entry(grown, index, 3, entry.size + delta)
+    for other, e in enumerate(table):
+        if e.offset > entry.offset:
+            grown = patch_entry(grown, other, 2, e.offset + delta)
+    return grown
+
+
+@pytest.mark.parametrize("size", [2**64 - 1, 2**63, 2**40, 0])
+def test_a_stated_size_no_stream_reaches_is_an_uncompress_failure(size: int) -> None:
+    """A zlib stream inflates at most 1032-fold: a larger stated size (up to 2**64-1, past
+    what zlib can be asked for) fails as a short stream, without a giant buffer."""
+    bad = stated_size(golden("corpus-inline", "compress"), size)
+    with pytest.raises(DecompressionError) as caught:
+        read(bad)
+    assert caught.value.headline() == "bad.extbin: Uncompress failure"
+    assert caught.value.location.field == "uncompressed_size"
+    assert caught.value.location.expected == str(size)
+
+
+def test_the_stated_size_helper_keeps_a_good_file_good() -> None:
+    """``stated_size`` with the true size changes nothing the reader sees."""
+    data = golden("corpus-inline", "compress")
+    entry = read_section_table(ByteReader(data))[entry_index(data, SecType.NAME_TABLE)]
+    cur = ByteReader(data)
+    cur.seek(entry.offset)
+    true_size = cur.uleb128("uncompressed_size")
+    assert stated_size(data, true_size) == data
+    read(stated_size(data, true_size))

@@ -8,9 +8,11 @@ fault; exit status 1; ``--traceback`` shows the stack for bug reports.
 
 from __future__ import annotations
 
+import ctypes
 import importlib
 import os
 import sys
+import threading
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
@@ -161,6 +163,77 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except RecursionError:
+        if tb:
+            traceback.print_exc()
+        print(
+            "error: the profile nests deeper than profdata can follow "
+            f"(more than {sys.getrecursionlimit()} levels of Python recursion)",
+            file=sys.stderr,
+        )
+        return 1
+    except MemoryError:  # e.g. a small compressed section that inflates to gigabytes
+        if tb:
+            traceback.print_exc()
+        print("error: out of memory: the input holds more than profdata can hold", file=sys.stderr)
+        return 1
+
+
+#: the command's thread: sample profiles nest inlined call sites to any depth, and their
+#: readers, writers and printers recurse as LLVM's do; llvm-profdata follows thousands
+#: of levels on its 8 MiB stack, Python's default recursion limit stops at 1000
+DEEP_STACK = 256 << 20
+DEEP_RECURSION = 100_000
+
+
+def run_with_deep_stack(argv: Sequence[str] | None = None) -> int:
+    """:func:`main` in a thread with a large stack and recursion limit (or, where no such
+    thread can start, in this one).  Ctrl-C reaches the main thread only; it is passed on
+    to the command as a ``KeyboardInterrupt``, so its clean-up (temporary outputs) runs."""
+    result: list[int] = []
+    finished = threading.Event()
+
+    def command() -> None:
+        try:
+            result.append(main(argv))
+        except KeyboardInterrupt:  # arrived before main() or after it returned
+            result.append(130)
+        finally:
+            finished.set()
+
+    try:
+        previous = threading.stack_size(DEEP_STACK)
+    except (ValueError, RuntimeError):
+        return main(argv)
+    worker = threading.Thread(target=command, name="profdata")
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, DEEP_RECURSION))
+    interrupted = False
+    try:
+        worker.start()
+    except KeyboardInterrupt:  # while start() waited for the thread, which now runs
+        interrupted = True
+    except RuntimeError:  # no memory for the stack
+        sys.setrecursionlimit(limit)
+        return main(argv)
+    finally:
+        threading.stack_size(previous)
+    # Thread.join interrupted by Ctrl-C can take a running thread for finished: the
+    # main thread waits on an event instead, and hands every Ctrl-C on
+    while True:
+        try:
+            if interrupted and worker.ident is not None:
+                interrupted = False
+                ctypes.pythonapi.PyThreadState_SetAsyncExc(
+                    ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt)
+                )
+            if finished.wait(0.2):
+                break
+        except KeyboardInterrupt:
+            interrupted = True
+    worker.join()
+    sys.setrecursionlimit(limit)
+    return result[0] if result else 1
 
 
 def console_main() -> None:
@@ -170,7 +243,10 @@ def console_main() -> None:
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors="surrogateescape")
-    sys.exit(main())
+    # a Dask client wants the main thread (its signal handlers); instr merges never nest
+    if any(arg.startswith("--dask") for arg in sys.argv[1:]):
+        sys.exit(main())
+    sys.exit(run_with_deep_stack())
 
 
-__all__ = ["COMMANDS", "Output", "command_module", "main"]
+__all__ = ["COMMANDS", "Output", "command_module", "main", "run_with_deep_stack"]

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from profdata.errors import CommandLineError
+from profdata.formats._text import int_of_digits
 from profdata.releases import Release
 
 _TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
@@ -219,9 +220,12 @@ def _unsigned(text: str, bits: int) -> int:
         if len(body) > 1 and body[0] == "0" and body[1] in "0123456789":
             body, radix = body[1:], 8
     digits = _DIGITS[:radix]
-    if not body or any(c not in digits for c in body.lower()) or int(body, radix) >= 1 << bits:
+    if not body or any(c not in digits for c in body.lower()):
         raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-    return int(body, radix)
+    value = int_of_digits(body, radix)
+    if value >= 1 << bits:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+    return value
 
 
 def uint32(text: str) -> int:

@@ -41,6 +41,7 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UsageError,
 )
+from profdata.formats._text import int_of_digits
 from profdata.model.counters import U64_MAX
 from profdata.model.instr import InstrProfile, read_streamed
 from profdata.ops.merge import load_path
@@ -72,8 +73,8 @@ def _ullong(option: str) -> Callable[[str], int]:
         else:
             if len(body) > 1 and body[0] == "0" and body[1].isdigit():
                 body, radix = body[1:], 8
-        if _DIGITS[radix].fullmatch(body) and int(body, radix) <= U64_MAX:
-            return int(body, radix)
+        if _DIGITS[radix].fullmatch(body) and int_of_digits(body, radix) <= U64_MAX:
+            return int_of_digits(body, radix)
         raise CommandLineError(
             f"{TOOL}: for the --{option} option: '{text}' value invalid for ullong argument!"
         )

@@ -37,6 +37,26 @@ _DIGITS = {
 }
 
 
+#: more significant digits than this (in any radix) spell a value of at least 2**64
+_MAX_DIGITS = 64
+TOO_LARGE = 1 << 64
+
+
+def int_of_digits(digits: str | bytes, radix: int = 10) -> int:
+    """``int(digits, radix)`` of text already known to be digits of ``radix``, except that
+    a value that needs more than 64 significant digits comes back as 2**64.
+
+    Every caller range-checks the value against at most 64 bits, so 2**64 stands for
+    any value too large; reading it exactly would trip Python's 4300-digit limit
+    (a ``ValueError``) or, above it, cost time quadratic in the digits.  Leading zeros
+    count for nothing, as in ``getAsInteger``: a thousand zeros and a 1 is 1.
+    """
+    body = digits.lstrip("0") if isinstance(digits, str) else digits.lstrip(b"0")
+    if len(body) > _MAX_DIGITS:
+        return TOO_LARGE
+    return int(body, radix) if body else 0
+
+
 def parse_uint(text: bytes, radix: int = 10, bits: int = 64) -> int | None:
     """``StringRef::getAsInteger`` for an unsigned ``bits``-wide type; None where LLVM fails.
 
@@ -48,7 +68,7 @@ def parse_uint(text: bytes, radix: int = 10, bits: int = 64) -> int | None:
     if radix == 10:
         if not text.isdigit():
             return None
-        value = int(text)
+        value = int_of_digits(text)
         return None if value >> bits else value
     body = text
     if radix == 0:
@@ -65,7 +85,7 @@ def parse_uint(text: bytes, radix: int = 10, bits: int = 64) -> int | None:
     pattern = _DIGITS.get(radix)
     if pattern is None or not pattern.fullmatch(body):
         return None
-    value = int(body, radix)
+    value = int_of_digits(body, radix)
     return None if value >> bits else value
 
 
@@ -210,7 +230,7 @@ class LineCursor:
         if i < len(self.lines):
             line = self.lines[i]
             if line.isdigit() and (radix == 10 or line[0] != 0x30 or len(line) == 1):
-                decimal = int(line)
+                decimal = int_of_digits(line)
                 if not decimal >> bits:
                     self.index = i + 1
                     return decimal

@@ -476,7 +476,7 @@ class IndexedProfile(InstrProfile):
         binary_ids: BinaryIdSection | None,
         traces: list[TemporalTrace],
         trace_stream_size: int,
-        vtable_names: list[str],
+        vtable_names: ByteReader | None,
         memprof_range: tuple[int, int] | None,
     ) -> None:
         self._indexed = IndexedRecords(table, decoder)
@@ -487,8 +487,8 @@ class IndexedProfile(InstrProfile):
             version=layout.version,
             traces=traces,
             trace_stream_size=trace_stream_size,
-            vtable_names=vtable_names,
         )
+        self._vtable_name_data = vtable_names
         self._symbols: dict[int, str] | None = None
         self._columns: RecordColumns | None = None
         self._table: RecordTable | None = None
@@ -528,6 +528,25 @@ class IndexedProfile(InstrProfile):
     def binary_ids(self, value: list[bytes]) -> None:
         self._binary_ids = value
         self._binary_id_section = None
+
+    @property
+    def vtable_names(self) -> list[str]:
+        """The vtable names, decompressed on first use as ``getSymtab`` does: ``show`` and
+        ``merge`` of the records never touch them (a small section may inflate to GBs)."""
+        data = self._vtable_name_data
+        if data is not None:
+            fresh = ByteReader(  # the section's own cursor each time: a failure fails again
+                data.data, path=data.path, order=data.order, pos=data.pos, end=data.end,
+                base=data.base,
+            )  # fmt: skip
+            self._vtable_names = read_name_chunks(fresh, "vtable_names")
+            self._vtable_name_data = None
+        return self._vtable_names
+
+    @vtable_names.setter
+    def vtable_names(self, value: list[str]) -> None:
+        self._vtable_names = value
+        self._vtable_name_data = None
 
     @property
     def binary_ids_error(self) -> ProfdataError | None:
@@ -579,7 +598,11 @@ class IndexedProfile(InstrProfile):
     @property
     def symbols(self) -> dict[int, str]:
         if self._symbols is None:
-            symbols = {md5_hash(name): name for name in self.vtable_names}
+            try:
+                vtables = self.vtable_names
+            except ProfdataError:  # getSymtab goes on without a section it cannot decode
+                vtables = []
+            symbols = {md5_hash(name): name for name in vtables}
             listing = self._indexed.listing()
             if listing is None:
                 table = self.table
@@ -699,9 +722,9 @@ def read(view: memoryview, path: str | None = None) -> IndexedProfile:
         binary_ids = binary_id_section(
             data, header.binary_id_offset, fmt.field_offset("binary_id_offset"), path
         )
-    vtable_names: list[str] = []
+    vtable_names = None
     if fmt.has_vtable_names:
-        vtable_names = _read_vtable_names(
+        vtable_names = _vtable_name_data(
             cur, header.vtable_names_offset, fmt.field_offset("vtable_names_offset")
         )
     traces: list[TemporalTrace] = []
@@ -784,7 +807,7 @@ def _memprof_range(cur: ByteReader, header: IndexedHeader, at: int) -> tuple[int
     return start, min(end, size)
 
 
-def _read_vtable_names(cur: ByteReader, offset: int, at: int) -> list[str]:
+def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader:
     size = cur.end
     if offset > size - 8:
         cur.fail(
@@ -797,8 +820,7 @@ def _read_vtable_names(cur: ByteReader, offset: int, at: int) -> list[str]:
         )
     cur.seek(offset)
     length = cur.u64("vtable_names.length")
-    blob = cur.sub(length, "vtable_names.data")
-    return read_name_chunks(blob, "vtable_names")
+    return cur.sub(length, "vtable_names.data")
 
 
 def _read_traces(cur: ByteReader, offset: int, at: int) -> tuple[list[TemporalTrace], int]:

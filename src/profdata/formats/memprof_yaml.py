@@ -38,7 +38,10 @@ from profdata.model.names import md5_hash
 
 Node: TypeAlias = str | list["Node"] | dict[str, "Node"] | None
 
-_KEY = re.compile(r"""^(?P<key>[^\s'"{}\[\],#][^:#]*?|"[^"]*"|'[^']*')\s*:(?:\s+(?P<rest>.*)|$)""")
+#: a possessive key (its trailing blanks are stripped later): it can only end at the first
+#: ':' or '#', and giving characters back would retry ``\s*:`` at each one, quadratic on a
+#: long line without a colon
+_KEY = re.compile(r"""^(?P<key>[^\s'"{}\[\],#][^:#]*+|"[^"]*"|'[^']*')\s*:(?:\s+(?P<rest>.*)|$)""")
 _TRUE = {"y", "Y", "yes", "Yes", "YES", "true", "True", "TRUE", "on", "On", "ON"}
 _FALSE = {"n", "N", "no", "No", "NO", "false", "False", "FALSE", "off", "Off", "OFF"}
 EMPTY_PROFILE = "The profile is empty."
@@ -385,6 +388,8 @@ def _flow(text: str, pos: int, path: str | None, line: int) -> tuple[Node, int]:
             pos = _skip(text, pos)
             if pos < len(text) and text[pos] == ",":
                 pos = _skip(text, pos + 1)
+            elif pos < len(text) and text[pos] != closing:  # e.g. "[a }]": no progress
+                raise _error(path, "Expected , between entries!", line)
         if pos >= len(text):
             raise _error(path, "unterminated flow collection", line)
         return (mapping if is_map else seq), pos + 1

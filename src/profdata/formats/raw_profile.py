@@ -10,7 +10,7 @@ come straight from the data and counter sections.  Mapping NameRefs to names
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 from profdata.errors import ProfdataError
@@ -37,17 +37,35 @@ class NameTable:
 
     def table(self) -> dict[int, str]:
         if self._table is None:
-            self._table = {}
-            if self._payloads:
-                blob = SEPARATOR.join(self._payloads)
-                names = name_str(blob).split("\x01")
-                refs = md5_hashes(blob.split(SEPARATOR))
-                self._table = dict(zip(refs, names, strict=True))
-                if len(self._table) < len(names):  # a hash repeats
-                    self._table = {}
-                    for ref, name in zip(refs, names, strict=True):
-                        self._table.setdefault(ref, name)
+            table: dict[int, str] = {}
+            seen: set[bytes] = set()
+            for names in _pieces(self._payloads):
+                # each distinct name is hashed once: a section of one name repeated
+                # (a few KiB of zlib for millions of names) costs one MD5, not millions
+                fresh = [name for name in dict.fromkeys(names) if name not in seen]
+                seen.update(fresh)
+                for ref, name in zip(md5_hashes(fresh), fresh, strict=True):
+                    if ref not in table:
+                        table[ref] = name_str(name)
+            self._table = table
         return self._table
+
+
+#: bytes of names split at once: the name lists stay small however large the section
+_PIECE = 1 << 22
+
+
+def _pieces(payloads: list[bytes]) -> Iterator[list[bytes]]:
+    """The names of the chunks (joined by 0x01, as one list), a few MiB at a time."""
+    for payload in payloads:
+        start = 0
+        while True:
+            cut = payload.find(SEPARATOR, start + _PIECE) if start + _PIECE < len(payload) else -1
+            if cut < 0:
+                yield payload[start:].split(SEPARATOR)
+                break
+            yield payload[start:cut].split(SEPARATOR)
+            start = cut + 1
 
 
 class RawProfile(InstrProfile):

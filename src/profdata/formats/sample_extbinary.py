@@ -75,6 +75,9 @@ _PAST_THE_END = 4096
 SEC_ENTRY_SIZE = 32  # 4 x u64: Type, Flags, Offset, Size
 
 
+_MAX_INFLATE = 1032  # deflate's largest expansion of one input byte
+
+
 class SecType(IntEnum):
     """``SecType``."""
 
@@ -238,9 +241,13 @@ class _Reader:
                 found=str(compressed_size), llvm_message=MSG_UNCOMPRESS,
             )  # fmt: skip
         blob = cur.raw(compressed_size, "compressed_data")
+        # deflate expands a byte to at most 1032: no stream inflates past this, so a stated
+        # size above it (up to 2**64-1) fails below without asking zlib for that buffer
+        # (a stated size of 0 asks for one byte: zlib reads a limit of 0 as none)
+        limit = max(1, min(size, _MAX_INFLATE * len(blob) + 64))
         try:
             inflater = zlib.decompressobj()
-            out = inflater.decompress(blob, size) if size else inflater.decompress(blob)
+            out = inflater.decompress(blob, limit)
         except zlib.error as exc:
             cur.fail(
                 DecompressionError, f"zlib: {exc}", field="compressed_data",

@@ -32,7 +32,7 @@ from typing import NoReturn
 
 from profdata.errors import Location, MalformedError, SampleTextSyntaxError
 from profdata.formats._collector import collector_paused
-from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint
+from profdata.formats._text import LLVM_WHITESPACE, LineCursor, int_of_digits, parse_uint
 from profdata.formats.sample_registry import ORDER_TEXT, SampleFormat, register
 from profdata.model.names import name_str
 from profdata.model.sample import (
@@ -131,7 +131,7 @@ def _signed32(text: bytes) -> int:
     digits = text[1:] if text[:1] == b"-" else text
     if not digits.isdigit():
         return 0
-    value = int(text)
+    value = int_of_digits(digits) * (-1 if text[:1] == b"-" else 1)
     if not -(1 << 31) <= value < (1 << 31):
         return 0
     return value & 0xFFFFFFFF
@@ -174,6 +174,28 @@ def _parse_metadata(text: bytes, out: _Line) -> bool:
     return False
 
 
+def _substr_at(s: bytes, base: int, start: int, n: int = NPOS) -> bytes:
+    """``_substr(s[base:], start, n)`` without copying ``s[base:]`` first."""
+    size = len(s) - base
+    start = min(start & _MASK, size)
+    return s[base + start : base + start + min(n & _MASK, size - start)]
+
+
+def _find_at(s: bytes, sub: bytes, base: int, start: int = 0) -> int:
+    """``_find(s[base:], sub, start)`` without copying ``s[base:]``."""
+    i = s.find(sub, base + min(start & _MASK, len(s) - base))
+    return NPOS if i < 0 else i - base
+
+
+_NOT_SPACE = re.compile(rb"[^ ]")
+
+
+def _first_not_space_at(s: bytes, base: int) -> int:
+    """``_first_not_space(s[base:])`` without copying ``s[base:]``."""
+    found = _NOT_SPACE.search(s, base)
+    return NPOS if found is None else found.start() - base
+
+
 def _parse_type_counts(text: bytes, out: _Line) -> bool:
     """``parseTypeCountMap``: space separated ``vtable:count``; a repeated vtable fails."""
     index = _first_not_space(text)
@@ -189,34 +211,41 @@ def _parse_type_counts(text: bytes, out: _Line) -> bool:
         out.types[name] = count
         if after == NPOS:
             break
-        rest = _first_not_space(text[after:])
+        rest = _first_not_space_at(text, after)
         index = NPOS if rest == NPOS else after + rest
     return True
 
 
-def _parse_targets(rest: bytes, n3: int, out: _Line) -> bool:
-    """The call-target loop: ``name:count`` pairs anchored on ``:<integer>``."""
+def _parse_targets(line: bytes, n3: int, out: _Line) -> bool:
+    """The call-target loop: ``name:count`` pairs anchored on ``:<integer>``.
+
+    LLVM narrows a ``StringRef`` to the rest of the line after each pair; here
+    the rest is ``line[base:]``, never copied (a line of 100k targets would be
+    copied 100k times), with the same ``size_t`` arithmetic on positions in it.
+    """
+    base = 0
     while n3 != NPOS:
-        skip = _first_not_space(_substr(rest, n3))
+        skip = _first_not_space_at(line, base + min(n3 & _MASK, len(line) - base))
         n3 = (n3 + skip) & _MASK
-        rest = _substr(rest, n3)
-        n3 = _find(rest, b":")
+        base += min(n3, len(line) - base)
+        n3 = _find_at(line, b":", base)
         if n3 in (NPOS, 0):
             return False
+        size = len(line) - base
         while True:
-            after_colon = _substr(rest, n3 + 1)
-            target = _substr(rest, 0, n3)
-            n4 = _find(after_colon, b" ")
-            n4 = (n3 + n4 + 1) & _MASK if n4 != NPOS else len(rest)
-            count = _uint(_substr(rest, n3 + 1, n4 - n3 - 1))
+            after = min(n3 + 1, size)  # after the colon, in the rest
+            target = _substr_at(line, base, 0, n3)
+            n4 = _find_at(line, b" ", base + after)
+            n4 = (n3 + n4 + 1) & _MASK if n4 != NPOS else size
+            count = _uint(_substr_at(line, base, n3 + 1, n4 - n3 - 1))
             if count is not None:
                 break
-            n5 = _find(after_colon, b":")
+            n5 = _find_at(line, b":", base + after)
             if n5 == NPOS:
                 return False
             n3 = (n3 + n5 + 1) & _MASK
         out.targets[target] = count
-        if n4 == len(rest):
+        if n4 == size:
             break
         n3 = n4
     return True
@@ -328,13 +357,16 @@ _LINE = re.compile(
 )
 
 
+_LONG_NUMBER = re.compile(r"[0-9]{20,}")  # at least 20 digits: maybe past 2**64
+
+
 def _location(text: str) -> LineLocation | None:
     """``NUM[.NUM]`` as ``ParseLine`` reads it: a bare offset is at most 0xffff, a pair u32."""
     offset_text, dot, disc_text = text.partition(".")
-    offset = int(offset_text)
+    offset = int_of_digits(offset_text)
     if not dot:
         return LineLocation(offset, 0) if offset <= 0xFFFF else None
-    disc = int(disc_text)
+    disc = int_of_digits(disc_text)
     if offset >> 32 or disc >> 32:
         return None
     return LineLocation(offset, disc)
@@ -503,6 +535,9 @@ class _Reader:
 
     def read(self) -> SampleProfile:
         rows = _LINE.findall(self._text) if self._text else []
+        # a number too long for int() (its digit limit, its quadratic cost) is rare: only
+        # then does every number go through int_of_digits
+        to_int = int_of_digits if self._text and _LONG_NUMBER.search(self._text) else int
         locations: dict[str, LineLocation | None] = {}
         stack = self.stack
         note = self.note
@@ -518,12 +553,12 @@ class _Reader:
                 if loc is None or depth == self.depth_metadata or not stack:
                     pass
                 elif samples_text:
-                    samples = int(samples_text)
+                    samples = to_int(samples_text)
                     call_targets = {}
                     if targets:
                         for pair in targets[1:].split(" "):
                             target, _, count_text = pair.partition(":")
-                            count = call_targets[target] = int(count_text)
+                            count = call_targets[target] = to_int(count_text)
                             if count > U64:
                                 samples = U64 + 1  # the full parser reads this line
                     if samples <= U64:
@@ -536,8 +571,8 @@ class _Reader:
                                 note(into.add_called_target(target, count), index)
                             note(into.add_samples(samples), index)
                         continue
-                elif int(callee_total) <= U64:
-                    total = int(callee_total)
+                elif to_int(callee_total) <= U64:
+                    total = to_int(callee_total)
                     if len(stack) > depth:
                         del stack[depth:]
                     sites = stack[-1].callsite_samples
@@ -553,7 +588,7 @@ class _Reader:
                     self.depth_metadata = 0
                     continue
             elif checksum:
-                value = int(checksum)
+                value = to_int(checksum)
                 nested_ok = len(depth_text) == 1 or self.release.sample_text_nested_metadata
                 if value <= U64 and stack and nested_ok:
                     depth = len(depth_text)
@@ -561,8 +596,8 @@ class _Reader:
                     self.metadata(depth, stack[-1], value, 0)
                     continue
             elif name:
-                total = int(total_text)
-                head = int(head_text)
+                total = to_int(total_text)
+                head = to_int(head_text)
                 if total <= U64 and head <= U64:
                     self.header(index, name, total, head)
                     continue

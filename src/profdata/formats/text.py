@@ -85,6 +85,7 @@ _BAD_BITMAP_BYTE = f"{_MALFORMED}: bitmap byte is not a valid integer"
 _BAD_NUM_VALUE_KINDS = f"{_MALFORMED}: number of value kinds is invalid"
 _BAD_VALUE_KIND = f"{_MALFORMED}: value kind is invalid"
 _U64_MAX = (1 << 64) - 1
+_U64_DIGITS = len(str(_U64_MAX))  # longer digit strings (leading zeros) go through parse_uint
 _IPVK_LAST = max(ValueKind)  # the reader accepts LLVM 22's kinds
 
 #: isPrint() or isSpace() in the C locale.
@@ -245,10 +246,12 @@ def _read_counts(cur: LineCursor, num_counters: int) -> Counts:
     """The counter lines, checked and converted in one pass; the slow path only locates errors."""
     chunk = cur.take(num_counters)
     start = cur.index - len(chunk)
-    values = [int(x) for x in chunk] if all(map(bytes.isdigit, chunk)) else None
+    plain = all(map(bytes.isdigit, chunk)) and max(map(len, chunk), default=0) <= _U64_DIGITS
+    values = [int(x) for x in chunk] if plain else None  # else parse_uint reads each
     if values is None or (values and max(values) > _U64_MAX):
+        parsed = [parse_uint(text) for text in chunk]
         for i, text in enumerate(chunk):
-            if parse_uint(text) is None:
+            if parsed[i] is None:
                 cur.fail(
                     TextSyntaxError,
                     f"counter {i} of {num_counters} is not a valid decimal u64",
@@ -266,6 +269,8 @@ def _read_counts(cur: LineCursor, num_counters: int) -> Counts:
             expected=f"{num_counters} counter lines",
             found=f"{len(chunk)}",
         )
+    if values is None:  # every counter parsed (long ones have leading zeros)
+        values = [value for value in parsed if value is not None]
     return np.array(values, dtype=np.uint64)
 
 

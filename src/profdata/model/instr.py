@@ -280,9 +280,10 @@ class InstrProfile:
 
     def with_records(self, records: list[InstrRecord]) -> InstrProfile:
         """This profile's header (kind, traces, names) with other records."""
-        lazy = ("records", "symbols", "binary_ids")  # a lazy profile builds these on first use
+        # a lazy profile builds these on first use
+        lazy = ("records", "symbols", "binary_ids", "vtable_names")
         header = {f.name: getattr(self, f.name) for f in fields(InstrProfile) if f.name not in lazy}
-        for name, empty in (("symbols", {}), ("binary_ids", [])):
+        for name, empty in (("symbols", {}), ("binary_ids", []), ("vtable_names", [])):
             try:
                 header[name] = getattr(self, name)
             except ProfdataError:  # a lazily read section that fails: nothing of it

@@ -214,7 +214,7 @@ class InstrProfWriter:
     ) -> None:
         """The vtable names (if kept), temporal traces and binary ids of a loaded input
         (LLVM reads the binary ids only after the last record)."""
-        if keep_vtable_symbols:
+        if keep_vtable_symbols and vtable_names_error(profile) is None:
             self.vtable_names.extend(profile.vtable_names)
         if (
             self.release.merge_temporal_traces
@@ -521,6 +521,16 @@ def _read(load: Loader, path: str) -> InstrProfile | ProfdataError:
         return exc
 
 
+def vtable_names_error(profile: InstrProfile) -> ProfdataError | None:
+    """What decoding the vtable names fails with (an indexed profile decodes them on first
+    use; ``merge --keep-vtable-symbols`` counts that failure against the input)."""
+    try:
+        _ = profile.vtable_names
+    except ProfdataError as exc:
+        return exc
+    return None
+
+
 def input_failure(path: str, error: ProfdataError, release: Release) -> InputFailure:
     """An unreadable input, worded as the selected release words it."""
     reworded = error.for_release(release)
@@ -565,6 +575,8 @@ def _load_input(
     profile, failure = read_streamed(checked, options.release)
     if failure is None and isinstance(checked, InstrProfile):
         failure = checked.binary_ids_error  # readBinaryIds, after the records
+    if failure is None and options.keep_vtable_symbols and profile is not None:
+        failure = vtable_names_error(profile)  # getSymtab, after the records
     merged = profile is not None and _merge_profile(
         ctx, entry, profile, options, reporter, complete=failure is None
     )

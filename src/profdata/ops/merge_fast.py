@@ -82,6 +82,7 @@ from profdata.ops.merge import (
     WriterContext,
     filter_regex,
     input_failure,
+    vtable_names_error,
 )
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
@@ -344,6 +345,10 @@ class FastMerge:
         group = self.group
         assert group is not None
         shape = group.shape
+        extras = run.profile if isinstance(run, IndexedRun) else None
+        keep = extras is not None and self.options.keep_vtable_symbols
+        if keep and extras is not None and vtable_names_error(extras) is not None:
+            return False  # the long way counts the failure against the input
         raw_max = int(run.counts.max()) if len(run.counts) else 0
         if self.options.release.merge_pseudo_counts and raw_max >= PSEUDO_WARM:
             firsts = run.counts[group.counter_starts[shape.lengths > 0]]
@@ -354,7 +359,6 @@ class FastMerge:
             return False
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
-        extras = run.profile if isinstance(run, IndexedRun) else None
         frontend = extras.explicit_frontend if extras is not None else False
         if writer.merge_kind(shape.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))

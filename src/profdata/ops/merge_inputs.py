@@ -18,6 +18,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from profdata.errors import FileError, UsageError
+from profdata.formats._text import int_of_digits
 
 _WEIGHT = re.compile(r"[0-9]+")
 _U64_MAX = (1 << 64) - 1
@@ -35,7 +36,7 @@ class WeightedFile:
 def parse_weighted(spec: str) -> WeightedFile:
     """``W,FILE`` as ``--weighted-input`` and ``-f`` lines take it (``parseWeightedFile``)."""
     weight_text, _, path = spec.partition(",")
-    weight = int(weight_text) if _WEIGHT.fullmatch(weight_text) else 0
+    weight = int_of_digits(weight_text) if _WEIGHT.fullmatch(weight_text) else 0
     if not 1 <= weight <= _U64_MAX:
         raise UsageError("input weight must be a positive integer")
     return WeightedFile(path, weight)
