@@ -17,7 +17,6 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from profdata.errors import CommandLineError
-from profdata.formats._text import int_of_digits
 from profdata.releases import Release
 
 _TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
@@ -219,6 +218,10 @@ def _unsigned(text: str, bits: int) -> int:
     else:
         if len(body) > 1 and body[0] == "0" and body[1] in "0123456789":
             body, radix = body[1:], 8
+    # imported here: the formats package loads numpy, which must wait for the command's
+    # OPENBLAS_NUM_THREADS (see command_module)
+    from profdata.formats._text import int_of_digits
+
     digits = _DIGITS[:radix]
     if not body or any(c not in digits for c in body.lower()):
         raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
