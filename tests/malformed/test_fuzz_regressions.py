@@ -26,6 +26,7 @@ import pytest
 
 from profdata.errors import DecompressionError
 from profdata.formats import read_instr_bytes
+from profdata.formats._binary import ByteWriter
 from profdata.formats.indexed import IndexedProfile
 from tests.compat import tools
 from tests.conftest import CliResult
@@ -134,12 +135,9 @@ def test_a_vtable_name_bomb_is_never_inflated_by_show(
 
 
 def _uleb(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+    out = ByteWriter()
+    out.uleb128(value)
+    return bytes(out.buf)
 
 
 def _merge_in_child(

@@ -26,7 +26,7 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UnsupportedVersionError,
 )
-from profdata.formats._binary import ByteReader
+from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.formats.sample_extbinary import SecType, read_section_table
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.releases import release
@@ -249,12 +249,9 @@ def test_failure_mode_all_as_llvm_profdata(
 
 
 def _uleb(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
+    out = ByteWriter()
+    out.uleb128(value)
+    return bytes(out.buf)
 
 
 def stated_size(data: bytes, size: int) -> bytes:

@@ -365,7 +365,7 @@ def accumulate_profile(
         sums = sums[keep]
     else:
         kept = records
-    into.count_sum = _sequential_sum(sums.astype(np.float64), into.count_sum)
+    into.count_sum = sequential_sum(sums.astype(np.float64), into.count_sum)
     for rec in kept:
         if rec.value_sites:
             for k, total in enumerate(_value_sums(rec, len(into.value_counts))):
@@ -410,7 +410,7 @@ def _value_sums(rec: InstrRecord, num_kinds: int) -> list[float]:
     return totals
 
 
-def _sequential_sum(values: npt.NDArray[np.float64], start: float = 0.0) -> float:
+def sequential_sum(values: npt.NDArray[np.float64], start: float = 0.0) -> float:
     """``start + v0 + v1 + ...`` left to right, as a C loop adds doubles."""
     if not len(values):
         return start
@@ -442,12 +442,12 @@ def _score_edges(matches: list[_Match], program: OverlapStats) -> None:
     for rows in by_length.values():
         dest = np.stack([matches[i].dest.counts for i in rows]).astype(np.float64)
         test = np.stack([matches[i].test.counts for i in rows]).astype(np.float64)
-        scores[rows] = _row_sums(np.minimum(dest / base_total, test / test_total))
+        scores[rows] = row_sums(np.minimum(dest / base_total, test / test_total))
         blocks = [pos for pos, i in enumerate(rows) if matches[i].func is not None]
         if blocks:
             chosen = [matches[rows[pos]] for pos in blocks]
             _score_functions(chosen, dest[blocks], test[blocks])
-    program.overlap.count_sum = _sequential_sum(scores, program.overlap.count_sum)
+    program.overlap.count_sum = sequential_sum(scores, program.overlap.count_sum)
 
 
 def _score_functions(
@@ -459,7 +459,7 @@ def _score_functions(
     test_sums = np.array([m.test_sum for m in matches], dtype=np.float64)
     usable = dest_sums >= 1.0
     safe = np.where(usable, dest_sums, 1.0)
-    per_row = _row_sums(np.minimum(dest / safe[:, None], test / test_sums[:, None]))
+    per_row = row_sums(np.minimum(dest / safe[:, None], test / test_sums[:, None]))
     per_row[~usable] = 0.0
     width = dest.shape[1]
     for func, base_sum, score in zip(funcs, dest_sums.tolist(), per_row.tolist(), strict=True):
@@ -468,7 +468,7 @@ def _score_functions(
         func.overlap.num_entries = width
 
 
-def _row_sums(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
+def row_sums(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     """Each row summed left to right (``cumsum``; ``sum`` would add pairwise)."""
     return np.cumsum(scores, axis=1)[:, -1]
 

@@ -35,6 +35,8 @@ from profdata.ops.overlap import (
     OverlapOptions,
     OverlapResult,
     OverlapStats,
+    row_sums,
+    sequential_sum,
 )
 
 Ints = npt.NDArray[np.int64]
@@ -98,9 +100,9 @@ class _Side:
         """``accumulateCounts`` (the CS filter applies to IR profiles only)."""
         keep = ((self.hashes & np.uint64(CS_HASH_BIT)) != 0) == cs if is_ir else None
         sums = self.sums if keep is None else self.sums[keep]
-        into.count_sum = _sequential(sums.astype(np.float64))
+        into.count_sum = sequential_sum(sums.astype(np.float64))
         value_sums = self.value_sums if keep is None else self.value_sums[keep]
-        into.value_counts = [_sequential(value_sums[:, k]) for k in range(value_sums.shape[1])]
+        into.value_counts = [sequential_sum(value_sums[:, k]) for k in range(value_sums.shape[1])]
         into.num_entries = len(sums)
 
 
@@ -218,11 +220,11 @@ def _dest(base: _Side, test: _Side, base_name_ids: Ints) -> Ints:
 def _add_shares(into: CountSum, chosen: Mask, test: _Side, sums: Floats, total: CountSum) -> None:
     """``addOneMismatch`` / ``addOneUnique`` of the chosen test records, in test order."""
     into.num_entries += int(np.count_nonzero(chosen))
-    into.count_sum = _sequential(sums[chosen] / total.count_sum, into.count_sum)
+    into.count_sum = sequential_sum(sums[chosen] / total.count_sum, into.count_sum)
     for k, kind_total in enumerate(total.value_counts):
         if kind_total >= 1.0:
             shares = test.value_sums[chosen, k] / kind_total
-            into.value_counts[k] = _sequential(shares, into.value_counts[k])
+            into.value_counts[k] = sequential_sum(shares, into.value_counts[k])
 
 
 def _function_blocks(
@@ -296,7 +298,7 @@ def _overlap_values(
     for k in range(num_kinds):
         mine = site_scores[pair_kind == k]
         if len(mine):
-            program.overlap.value_counts[k] = _sequential(mine, program.overlap.value_counts[k])
+            program.overlap.value_counts[k] = sequential_sum(mine, program.overlap.value_counts[k])
 
     if not funcs:
         return
@@ -363,7 +365,7 @@ def _score_edges(
         rows = np.flatnonzero(lengths == width)
         dest = _counter_rows(base, partners[rows], width)
         mine = _counter_rows(test, matches[rows], width)
-        scores[rows] = _row_sums(np.minimum(dest / base_total, mine / test_total))
+        scores[rows] = row_sums(np.minimum(dest / base_total, mine / test_total))
         chosen = rows[blocks[rows]]
         if not len(chosen):
             continue
@@ -372,7 +374,7 @@ def _score_edges(
         usable = dest_sums >= 1.0
         safe = np.where(usable, dest_sums, 1.0)
         tsums = test_sums[matches[chosen]]
-        per_row = _row_sums(
+        per_row = row_sums(
             np.minimum(dest[in_rows] / safe[:, None], mine[in_rows] / tsums[:, None])
         )
         per_row[~usable] = 0.0
@@ -383,28 +385,13 @@ def _score_edges(
             func.base.count_sum = base_sum
             func.overlap.count_sum = score
             func.overlap.num_entries = width
-    program.overlap.count_sum = _sequential(scores, program.overlap.count_sum)
+    program.overlap.count_sum = sequential_sum(scores, program.overlap.count_sum)
 
 
 def _counter_rows(side: _Side, records: Ints, width: int) -> Floats:
     at = spans(side.starts[records], np.full(len(records), width, dtype=np.int64))
     rows: Floats = side.counts[at].astype(np.float64).reshape(len(records), width)
     return rows
-
-
-def _row_sums(scores: Floats) -> Floats:
-    """Each row summed left to right (``cumsum``; ``sum`` would add pairwise)."""
-    sums: Floats = np.cumsum(scores, axis=1)[:, -1]
-    return sums
-
-
-def _sequential(values: Floats, start: float = 0.0) -> float:
-    """``start + v0 + v1 + ...`` left to right, as a C loop adds doubles."""
-    if not len(values):
-        return start
-    if start:
-        values = np.concatenate(([start], values))
-    return float(np.cumsum(values)[-1])
 
 
 __all__ = ["overlap_tables"]
