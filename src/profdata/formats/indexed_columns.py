@@ -14,7 +14,7 @@ error of the first bad item, in LLVM's order.
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
@@ -139,27 +139,25 @@ class BulkRecords:
         """The records as a :class:`RecordTable`, read from the file with no record objects:
         what ``RecordTable.of(self.records())`` gives, at a fraction of the cost (``show
         --text`` of 100k functions spent most of its time building and flattening records)."""
-        cols = self.columns
-        raw = np.frombuffer(self.data, dtype=np.uint8)
-        nbitmap = self.num_bitmap
-        # a bitmap byte is stored as a little-endian u64, of which LLVM keeps the low byte
-        at = np.repeat(self.bitmap_at, nbitmap) + 8 * spans(
-            np.zeros(len(nbitmap), np.int64), nbitmap
-        )
-        bitmaps = raw[at]
-        words = FileWords(self.data)
         rows = self.value_rows
         if rows is None:
             with_values = np.flatnonzero(self.value_at >= 0)
+            words = FileWords(self.data)
             found = _value_data(words, self.value_at[with_values], self.item_end[with_values])
             if found is not None:
-                rows = found[1]
-                rows = ValueRecords(
-                    with_values[rows.blob], rows.kind, rows.sites_at, rows.num_sites,
-                    rows.values_at, rows.num_values, rows.bad,
-                )  # fmt: skip
+                rows = replace(found[1], blob=with_values[found[1].blob])
         values = ValueColumns.empty() if rows is None else value_columns(self.data, "<", rows)
-        return RecordTable(cols, nbitmap.copy(), bitmaps, values)
+        return RecordTable(self.columns, self.num_bitmap.copy(), self.bitmap_bytes(), values)
+
+    def bitmap_bytes(self) -> npt.NDArray[np.uint8]:
+        """Every record's bitmap bytes, concatenated: each is stored as a little-endian u64,
+        of which LLVM keeps the low byte."""
+        nbitmap = self.num_bitmap
+        at = np.repeat(self.bitmap_at, nbitmap) + 8 * spans(
+            np.zeros(len(nbitmap), np.int64), nbitmap
+        )
+        bytes_: npt.NDArray[np.uint8] = np.frombuffer(self.data, dtype=np.uint8)[at]
+        return bytes_
 
 
 def decode_bulk(

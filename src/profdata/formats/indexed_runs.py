@@ -257,11 +257,8 @@ def read_indexed_run(
     if decoded is None or not shape.layout.same(decoded.layout):
         return None
     bulk = decoded.bulk
-    words = decoded.words
     counts = bulk.columns.counts  # gathered by the bulk decoder
-    nbitmap = bulk.num_bitmap
-    at = np.repeat(bulk.bitmap_at, nbitmap) + 8 * spans(np.zeros(len(nbitmap), np.int64), nbitmap)
-    bitmaps = words.bytes[at].copy()
+    bitmaps = bulk.bitmap_bytes()
     site_lengths = decoded.site_lengths
     entry_site = np.repeat(np.arange(shape.num_sites, dtype=np.int64), site_lengths)
     values = decoded.entry_values

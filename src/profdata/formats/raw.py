@@ -22,7 +22,7 @@ from __future__ import annotations
 import copy
 import struct
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from itertools import repeat
 from typing import NoReturn
 
@@ -60,7 +60,6 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_values import (
-    ValueRecords,
     ValueSites,
     chain_starts,
     decode_sites,
@@ -873,11 +872,7 @@ class _RecordReader:
         columns = self.columns
         raw = np.frombuffer(self.cur.data, dtype=np.uint8)
         bitmaps = raw[spans(self.bitmap.start + self.boffsets, self.num_bitmap)]
-        blobs = self.blobs
-        rows = ValueRecords(
-            np.array(self.blob_rows, dtype=np.int64)[blobs.blob], blobs.kind, blobs.sites_at,
-            blobs.num_sites, blobs.values_at, blobs.num_values, blobs.bad,
-        )  # fmt: skip
+        rows = replace(self.blobs, blob=np.array(self.blob_rows, dtype=np.int64)[self.blobs.blob])
         values = value_columns(self.cur.data, self.cur.order, rows, self.addresses.translate)
         return RecordTable(columns, self.num_bitmap.copy(), bitmaps, values)
 

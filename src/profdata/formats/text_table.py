@@ -106,7 +106,7 @@ def record_texts(
     first_value, row_values = vals.value_starts()
     row_record, row_kind = vals.row_record[kept], vals.row_kind[kept]
     row_sites, row_values = vals.row_sites[kept], row_values[kept]
-    site_lengths = vals.site_lengths[spans(vals.site_starts()[kept], row_sites)]
+    site_lengths = vals.site_lengths[vals.sites_of_rows(kept)]
     value_index = spans(first_value[kept], row_values)
     values, value_counts = vals.values[value_index], vals.counts[value_index]
     kinds_per_record = np.bincount(row_record, minlength=num)
@@ -213,14 +213,7 @@ def _value_units(
     named_kinds = np.array([kind.targets_are_names for kind in ValueKind], dtype=bool)
     named = named_kinds[row_kind[site_row[value_site]]]
     lines = RowText(len(values))
-    if named.any():
-        targets, which = np.unique(values[named], return_inverse=True)
-        spelled = [symbols.get(target, EXTERNAL_SYMBOL) for target in targets.tolist()]
-        blob, starts, lengths = _blob(names_bytes(spelled))
-        value_starts = np.zeros(len(values), dtype=np.int64)
-        value_lengths = np.zeros(len(values), dtype=np.int64)
-        value_starts[named], value_lengths[named] = starts[which], lengths[which]
-        lines.add_bytes(blob, value_starts, value_lengths, named)
+    add_target_names(lines, values, named, symbols, EXTERNAL_SYMBOL)
     lines.add_decimal(values, ~named)
     lines.add_const(b":")
     lines.add_decimal(value_counts)
@@ -228,4 +221,24 @@ def _value_units(
     units.add(value_at, lines)
 
 
-__all__ = ["format_table", "record_texts"]
+def add_target_names(
+    text: RowText,
+    values: npt.NDArray[np.uint64],
+    named: npt.NDArray[np.bool_],
+    symbols: Mapping[int, str],
+    missing: str,
+) -> None:
+    """The ``named`` rows' values spelled as the names ``symbols`` gives them (``missing``
+    where it has none), each distinct value looked up once."""
+    if not named.any():
+        return
+    targets, which = np.unique(values[named], return_inverse=True)
+    spelled = [symbols.get(target, missing) for target in targets.tolist()]
+    blob, starts, lengths = _blob(names_bytes(spelled))
+    value_starts = np.zeros(len(values), dtype=np.int64)
+    value_lengths = np.zeros(len(values), dtype=np.int64)
+    value_starts[named], value_lengths[named] = starts[which], lengths[which]
+    text.add_bytes(blob, value_starts, value_lengths, named)
+
+
+__all__ = ["add_target_names", "format_table", "record_texts"]

@@ -81,12 +81,35 @@ class ValueColumns:
         """Index of each row's first site in ``site_lengths``."""
         return np.cumsum(self.row_sites) - self.row_sites
 
-    def value_starts(self) -> tuple[Ints, Ints]:
-        """Each row's first value and number of values."""
+    def site_bounds(self) -> Ints:
+        """Where each site's values start, with the end last: site ``i`` holds
+        ``values[bounds[i] : bounds[i + 1]]``."""
         bounds = np.zeros(len(self.site_lengths) + 1, dtype=np.int64)
         np.cumsum(self.site_lengths, out=bounds[1:])
+        return bounds
+
+    def value_starts(self) -> tuple[Ints, Ints]:
+        """Each row's first value and number of values."""
+        bounds = self.site_bounds()
         first = self.site_starts()
         return bounds[first], bounds[first + self.row_sites] - bounds[first]
+
+    def sites_of_rows(self, rows: Ints) -> Ints:
+        """The sites of ``rows``, in their order (indexes into ``site_lengths``)."""
+        return spans(self.site_starts()[rows], self.row_sites[rows])
+
+    def rows(self, rows: Ints) -> ValueColumns:
+        """Only ``rows``, in that order, with their record numbers as they are."""
+        first, nvalues = self.value_starts()
+        values = spans(first[rows], nvalues[rows])
+        return ValueColumns(
+            self.row_record[rows],
+            self.row_kind[rows],
+            self.row_sites[rows],
+            self.site_lengths[self.sites_of_rows(rows)],
+            self.values[values],
+            self.counts[values],
+        )
 
     def take(self, records: Ints, num_records: int) -> ValueColumns:
         """The rows of ``records`` (indexes among ``num_records``), renumbered in that order."""
@@ -95,17 +118,9 @@ class ValueColumns:
         new_record = position[self.row_record]
         rows = np.flatnonzero(new_record >= 0)
         rows = rows[np.argsort(new_record[rows], kind="stable")]
-        first, nvalues = self.value_starts()
-        sites = spans(self.site_starts()[rows], self.row_sites[rows])
-        values = spans(first[rows], nvalues[rows])
-        return ValueColumns(
-            new_record[rows],
-            self.row_kind[rows],
-            self.row_sites[rows],
-            self.site_lengths[sites],
-            self.values[values],
-            self.counts[values],
-        )
+        taken = self.rows(rows)
+        taken.row_record = new_record[rows]
+        return taken
 
 
 @dataclass(eq=False)

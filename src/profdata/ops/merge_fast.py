@@ -346,7 +346,7 @@ class FastMerge:
         assert group is not None
         shape = group.shape
         extras = run.profile if isinstance(run, IndexedRun) else None
-        keep = extras is not None and self.options.keep_vtable_symbols
+        keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
         raw_max = int(run.counts.max()) if len(run.counts) else 0

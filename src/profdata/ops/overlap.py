@@ -49,6 +49,7 @@ from profdata.ops.merge import InstrProfWriter, RecordWarning
 from profdata.ops.merge_records import WarningKind, merge_record, new_record
 from profdata.releases import Release
 
+Ints = npt.NDArray[np.int64]
 _U64_MASK = U64_MAX
 #: ``DenseMapInfo<uint64_t>::getEmptyKey()``: a FuncHash the writer's map cannot hold.
 DENSEMAP_EMPTY_KEY = U64_MAX
@@ -378,19 +379,33 @@ def edge_stats(
 ) -> tuple[npt.NDArray[np.uint64], npt.NDArray[np.uint64]]:
     """Each record's counter sum (wrapping at 2**64 like LLVM's ``uint64_t FuncSum``) and
     largest counter (0 for a record without counters), from one concatenation."""
-    sums = np.zeros(len(records), dtype=np.uint64)
-    maxima = np.zeros(len(records), dtype=np.uint64)
-    if not records:
-        return sums, maxima
     arrays = [rec.counts for rec in records]
     lengths = np.fromiter((len(a) for a in arrays), dtype=np.int64, count=len(arrays))
+    flat = (
+        np.concatenate(arrays).astype(np.uint64, copy=False) if arrays else np.zeros(0, np.uint64)
+    )
+    return segment_sums(flat, lengths), segment_maxima(flat, lengths)
+
+
+def segment_sums(flat: npt.NDArray[np.uint64], lengths: Ints) -> npt.NDArray[np.uint64]:
+    """The sum of each run of ``lengths[i]`` consecutive values, wrapping at 2**64 (0 for an
+    empty run)."""
+    return _reduce_runs(np.add, flat, lengths)
+
+
+def segment_maxima(flat: npt.NDArray[np.uint64], lengths: Ints) -> npt.NDArray[np.uint64]:
+    """The largest of each run of ``lengths[i]`` consecutive values (0 for an empty run)."""
+    return _reduce_runs(np.maximum, flat, lengths)
+
+
+def _reduce_runs(
+    op: np.ufunc, flat: npt.NDArray[np.uint64], lengths: Ints
+) -> npt.NDArray[np.uint64]:
+    out = np.zeros(len(lengths), dtype=np.uint64)
     nonempty = lengths > 0
-    if nonempty.any():
-        flat = np.concatenate(arrays).astype(np.uint64, copy=False)
-        starts = (np.cumsum(lengths) - lengths)[nonempty]
-        sums[nonempty] = np.add.reduceat(flat, starts)
-        maxima[nonempty] = np.maximum.reduceat(flat, starts)
-    return sums, maxima
+    if nonempty.any():  # reduceat needs non-empty runs
+        out[nonempty] = op.reduceat(flat, (np.cumsum(lengths) - lengths)[nonempty])
+    return out
 
 
 def edge_sums(records: Sequence[InstrRecord]) -> npt.NDArray[np.uint64]:

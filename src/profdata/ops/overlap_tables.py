@@ -22,12 +22,14 @@ all sites at once, so the printed percentages stay digit for digit.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
 from profdata.model.instr import spans
 from profdata.model.kinds import CS_HASH_BIT
-from profdata.model.record_table import RecordTable, ValueColumns
+from profdata.model.record_table import RecordTable
 from profdata.ops.overlap import (
     DENSEMAP_EMPTY_KEY,
     CountSum,
@@ -36,6 +38,8 @@ from profdata.ops.overlap import (
     OverlapResult,
     OverlapStats,
     row_sums,
+    segment_maxima,
+    segment_sums,
     sequential_sum,
 )
 
@@ -58,31 +62,23 @@ class _Side:
         self.lengths = cols.lengths
         self.counts = cols.counts
         self.starts = cols.starts
-        self.values = _kinds_below(table.values, num_kinds)
+        vals = table.values
+        known = np.flatnonzero(vals.row_kind < num_kinds)  # the site walk skips the others
+        self.values = vals = vals if len(known) == len(vals.row_kind) else vals.rows(known)
         count = len(cols)
-        self.sums = np.zeros(count, dtype=np.uint64)  # wrapping, like uint64_t FuncSum
-        self.maxima = np.zeros(count, dtype=np.uint64)
-        nonempty = np.flatnonzero(self.lengths > 0)
-        if len(nonempty):
-            self.sums[nonempty] = np.add.reduceat(self.counts, self.starts[nonempty])
-            self.maxima[nonempty] = np.maximum.reduceat(self.counts, self.starts[nonempty])
-        vals = self.values
+        self.sums = segment_sums(self.counts, self.lengths)  # wrapping, like uint64_t FuncSum
+        self.maxima = segment_maxima(self.counts, self.lengths)
         #: (records, kinds): the row of each record's sites of a kind (-1: none) and their
         #: number; the wrapping sum of their counts as a double (``_value_sums``)
         self.row_of = np.full((count, num_kinds), -1, dtype=np.int64)
         self.row_of[vals.row_record, vals.row_kind] = np.arange(len(vals.row_record))
         self.num_sites = np.zeros((count, num_kinds), dtype=np.int64)
         self.num_sites[vals.row_record, vals.row_kind] = vals.row_sites
-        first, per_row = vals.value_starts()
-        row_sums = np.zeros(len(per_row), dtype=np.uint64)
-        filled = np.flatnonzero(per_row > 0)
-        if len(filled):
-            row_sums[filled] = np.add.reduceat(vals.counts, first[filled])
+        per_row = vals.value_starts()[1]
         self.value_sums = np.zeros((count, num_kinds), dtype=np.float64)
-        self.value_sums[vals.row_record, vals.row_kind] = row_sums.astype(np.float64)
+        self.value_sums[vals.row_record, vals.row_kind] = segment_sums(vals.counts, per_row)
         self.site_starts = vals.site_starts()
-        self.value_bounds = np.zeros(len(vals.site_lengths) + 1, dtype=np.int64)
-        np.cumsum(vals.site_lengths, out=self.value_bounds[1:])
+        self.site_bounds = vals.site_bounds()
 
     def simple_sites(self) -> bool:
         """No site holds more than 255 values or one value twice."""
@@ -151,34 +147,11 @@ def overlap_tables(
     _add_shares(program.mismatch, mismatch, test, test_sums, program.test)
     program.overlap.num_entries += int(np.count_nonzero(zero)) + int(np.count_nonzero(match))
 
-    matches = np.flatnonzero(match)
-    partners = dest[matches]
-    forced = np.zeros(len(matches), dtype=bool)
-    if options.function:
-        needle = options.function
-        forced = np.array([needle in test.names[i] for i in matches.tolist()], dtype=bool)
-    cutoff = np.where(forced, np.uint64(0), np.uint64(options.value_cutoff))
-    blocks = test.maxima[matches] >= cutoff
-    funcs = _function_blocks(base, test, matches, partners, blocks, test_sums)
-    _overlap_values(base, test, matches, partners, blocks, funcs, program)
-    _score_edges(base, test, matches, partners, blocks, funcs, test_sums, program)
-    result.functions = funcs
+    matched = _Matches.of(base, test, np.flatnonzero(match), dest, test_sums, options)
+    _overlap_values(base, test, matched, program)
+    _score_edges(base, test, matched, program)
+    result.functions = matched.funcs
     return True
-
-
-def _kinds_below(vals: ValueColumns, num_kinds: int) -> ValueColumns:
-    """The rows of the kinds the release knows (``_value_sums`` and the site walk skip
-    the others)."""
-    rows = np.flatnonzero(vals.row_kind < num_kinds)
-    if len(rows) == len(vals.row_kind):
-        return vals
-    first, per_row = vals.value_starts()
-    sites = spans(vals.site_starts()[rows], vals.row_sites[rows])
-    entries = spans(first[rows], per_row[rows])
-    return ValueColumns(
-        vals.row_record[rows], vals.row_kind[rows], vals.row_sites[rows],
-        vals.site_lengths[sites], vals.values[entries], vals.counts[entries],
-    )  # fmt: skip
 
 
 def _name_ids(names: list[str]) -> Ints:
@@ -227,34 +200,54 @@ def _add_shares(into: CountSum, chosen: Mask, test: _Side, sums: Floats, total: 
             into.value_counts[k] = sequential_sum(shares, into.value_counts[k])
 
 
-def _function_blocks(
-    base: _Side, test: _Side, matches: Ints, partners: Ints, blocks: Mask, test_sums: Floats
-) -> list[OverlapStats]:
-    funcs: list[OverlapStats] = []
-    num_kinds = base.value_sums.shape[1]
-    for t, d in zip(matches[blocks].tolist(), partners[blocks].tolist(), strict=True):
-        func = OverlapStats.new(Level.FUNCTION, num_kinds, test.names[t], int(test.hashes[t]))
-        func.test = CountSum(int(test.lengths[t]), float(test_sums[t]), test.value_sums[t].tolist())
-        func.base.value_counts = base.value_sums[d].tolist()
-        funcs.append(func)
-    return funcs
+@dataclass(eq=False)
+class _Matches:
+    """The test records whose (name, hash) and shape the base has, in test order, with
+    their base records, and the function blocks of those that print one."""
+
+    test: Ints
+    base: Ints
+    test_sums: Floats  # each match's counter sum as a double
+    funcs: list[OverlapStats]
+    block_of: Ints  # each match's block among ``funcs`` (-1: none)
+
+    @classmethod
+    def of(
+        cls,
+        base: _Side,
+        test: _Side,
+        matches: Ints,
+        dest: Ints,
+        sums: Floats,
+        options: OverlapOptions,
+    ) -> _Matches:
+        partners = dest[matches]
+        forced = np.zeros(len(matches), dtype=bool)
+        if options.function:
+            needle = options.function
+            forced = np.array([needle in test.names[i] for i in matches.tolist()], dtype=bool)
+        cutoff = np.where(forced, np.uint64(0), np.uint64(options.value_cutoff))
+        blocks = np.flatnonzero(test.maxima[matches] >= cutoff)
+        block_of = np.full(len(matches), -1, dtype=np.int64)
+        block_of[blocks] = np.arange(len(blocks))
+        num_kinds = base.value_sums.shape[1]
+        funcs: list[OverlapStats] = []
+        for t, d in zip(matches[blocks].tolist(), partners[blocks].tolist(), strict=True):
+            func = OverlapStats.new(Level.FUNCTION, num_kinds, test.names[t], int(test.hashes[t]))
+            func.test = CountSum(int(test.lengths[t]), float(sums[t]), test.value_sums[t].tolist())
+            func.base.value_counts = base.value_sums[d].tolist()
+            funcs.append(func)
+        return cls(matches, partners, sums[matches], funcs, block_of)
 
 
-def _overlap_values(
-    base: _Side,
-    test: _Side,
-    matches: Ints,
-    partners: Ints,
-    blocks: Mask,
-    funcs: list[OverlapStats],
-    program: OverlapStats,
-) -> None:
+def _overlap_values(base: _Side, test: _Side, matched: _Matches, program: OverlapStats) -> None:
     """``InstrProfValueSiteRecord::overlap`` of every site of every match.
 
     Site pairs go in LLVM's order (match, kind, site); a site's score adds its
     equal values' terms in ascending value order, starting from 0.
     """
     num_kinds = base.value_sums.shape[1]
+    matches, partners, funcs = matched.test, matched.base, matched.funcs
     match_of = np.full(len(test.names), -1, dtype=np.int64)
     match_of[matches] = np.arange(len(matches))
     vals = test.values
@@ -275,7 +268,7 @@ def _overlap_values(
     # the values of both sides of every pair; equal (pair, value) keys are the walk's matches
     def entries(side: _Side, sites: Ints) -> tuple[Ints, U64s, U64s]:
         lengths = side.values.site_lengths[sites]
-        at = spans(side.value_bounds[sites], lengths)
+        at = spans(side.site_bounds[sites], lengths)
         owner = np.repeat(np.arange(len(sites)), lengths)
         return owner, side.values.values[at], side.values.counts[at]
 
@@ -302,8 +295,7 @@ def _overlap_values(
 
     if not funcs:
         return
-    block_of = np.full(len(matches), -1, dtype=np.int64)
-    block_of[np.flatnonzero(blocks)] = np.arange(len(funcs))
+    block_of = matched.block_of
     hit_block = block_of[pair_position[hit_pair]]
     counted = hit_block >= 0
     hit_t = matches[pair_position[hit_pair]]
@@ -344,23 +336,14 @@ def _segment_sums(segment: Ints, terms: Floats, count: int) -> Floats:
     return sums
 
 
-def _score_edges(
-    base: _Side,
-    test: _Side,
-    matches: Ints,
-    partners: Ints,
-    blocks: Mask,
-    funcs: list[OverlapStats],
-    test_sums: Floats,
-    program: OverlapStats,
-) -> None:
+def _score_edges(base: _Side, test: _Side, matched: _Matches, program: OverlapStats) -> None:
     """The counter part of ``InstrProfRecord::overlap``: program-wide scores added in test
     order, and each function block's own score (see ``overlap._score_edges``)."""
+    matches, partners, block_of = matched.test, matched.base, matched.block_of
+    blocks = block_of >= 0
     lengths = test.lengths[matches]
     scores = np.zeros(len(matches), dtype=np.float64)
     base_total, test_total = program.base.count_sum, program.test.count_sum
-    block_of = np.full(len(matches), -1, dtype=np.int64)
-    block_of[np.flatnonzero(blocks)] = np.arange(len(funcs))
     for width in np.unique(lengths).tolist():
         rows = np.flatnonzero(lengths == width)
         dest = _counter_rows(base, partners[rows], width)
@@ -373,7 +356,7 @@ def _score_edges(
         dest_sums = base.sums[partners[chosen]].astype(np.float64)
         usable = dest_sums >= 1.0
         safe = np.where(usable, dest_sums, 1.0)
-        tsums = test_sums[matches[chosen]]
+        tsums = matched.test_sums[chosen]
         per_row = row_sums(
             np.minimum(dest[in_rows] / safe[:, None], mine[in_rows] / tsums[:, None])
         )
@@ -381,7 +364,7 @@ def _score_edges(
         for block, base_sum, score in zip(
             block_of[chosen].tolist(), dest_sums.tolist(), per_row.tolist(), strict=True
         ):
-            func = funcs[block]
+            func = matched.funcs[block]
             func.base.count_sum = base_sum
             func.overlap.count_sum = score
             func.overlap.num_entries = width

@@ -34,7 +34,7 @@ import numpy as np
 
 from profdata.errors import UsageError
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns, spans
+from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns
 from profdata.model.kinds import CS_HASH_BIT, ValueKind
 from profdata.model.record_table import RecordTable
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_counts
@@ -147,7 +147,7 @@ class ValueSiteStats:
         """The sites of ``kind`` of every record of ``table``."""
         vals = table.values
         rows = np.flatnonzero(vals.row_kind == int(kind))
-        lengths = vals.site_lengths[spans(vals.site_starts()[rows], vals.row_sites[rows])]
+        lengths = vals.site_lengths[vals.sites_of_rows(rows)]
         filled = lengths[lengths > 0]
         self.num_sites += len(lengths)
         self.num_sites_with_values += len(filled)
@@ -270,7 +270,7 @@ class ShowReport:
         """The processed records ``rows`` as a table: taken from the reader's own table when
         it has one (an indexed profile's bulk decoding), with no record objects built."""
         whole = self.profile.cheap_table()
-        if whole is None or (self.options.text and self.profile.without_bitmap_block):
+        if whole is None:  # text profiles too: their processed records carry bitmaps on
             records = self.records
             return RecordTable.of([records[i] for i in rows.tolist()])
         if self.kept is not None:

@@ -19,9 +19,9 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats.row_text import RowText
+from profdata.formats.text_table import add_target_names
 from profdata.model.instr import spans
 from profdata.model.kinds import ValueKind
-from profdata.model.names import names_bytes
 from profdata.model.record_table import RecordTable
 
 Ints = npt.NDArray[np.int64]
@@ -84,10 +84,9 @@ def value_site_text(
     row_position = position_of[vals.row_kind]
     shown = np.flatnonzero(row_position >= 0)
     row_sites = vals.row_sites[shown]
-    sites = spans(vals.site_starts()[shown], row_sites)
+    sites = vals.sites_of_rows(shown)
     site_in_row = spans(np.zeros(len(shown), dtype=np.int64), row_sites)
-    bounds = np.zeros(len(vals.site_lengths) + 1, dtype=np.int64)
-    np.cumsum(vals.site_lengths, out=bounds[1:])
+    bounds = vals.site_bounds()
     lengths = vals.site_lengths[sites]
     entries = spans(bounds[sites], lengths)
     counts = vals.counts[entries]
@@ -110,12 +109,7 @@ def value_site_text(
     lines.add_decimal(np.repeat(site_in_row, lengths), width=2)
     lines.add_const(b", ")
     named = line_kind != int(ValueKind.MEMOP_SIZE)
-    if named.any():
-        blob, starts, widths = _target_names(values[named], symbols)
-        full_starts = np.zeros(len(counts), dtype=np.int64)
-        full_widths = np.zeros(len(counts), dtype=np.int64)
-        full_starts[named], full_widths[named] = starts, widths
-        lines.add_bytes(blob, full_starts, full_widths, named)
+    add_target_names(lines, values, named, symbols, "")
     lines.add_decimal(values, ~named, width=4)
     lines.add_const(b", ")
     lines.add_decimal(counts, width=10, signed=True)
@@ -142,19 +136,6 @@ def value_site_text(
     lines.render_into(out, segment_starts[line_segment] + header_sizes[line_segment] + within)
     record_bounds = np.append(segment_starts.reshape(count, nkinds)[:, 0], total)
     return ValueSiteText(out, record_bounds, num_sites)
-
-
-def _target_names(
-    targets: npt.NDArray[np.uint64], symbols: Mapping[int, str]
-) -> tuple[Bytes, Ints, Ints]:
-    """Each target's name (empty when the symbol table has none) as a slice of a blob."""
-    distinct, inverse = np.unique(targets, return_inverse=True)
-    names = [symbols.get(target, "") for target in distinct.tolist()]
-    encoded = names_bytes(names)
-    widths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
-    blob = np.frombuffer(b"".join(encoded), dtype=np.uint8)
-    starts = np.cumsum(widths) - widths
-    return blob, starts[inverse], widths[inverse]
 
 
 __all__ = ["RESULTS_HEADER", "ValueSiteText", "sites_per_kind", "value_site_text"]
