@@ -4,10 +4,11 @@ The conformance corpus in ../shared/corpus records what llvm-profdata 14, 16,
 19 and 22 print for about 2,600 commands over profiles of a handful of
 programs.  Passing it says little about programs it has not seen.  This
 script keeps every case's commands and compiler flags but compiles the
-programs in ``src/`` instead (see ``SOURCES``), runs them, derives the
-non-raw inputs the same way (indexed files written by each release, text
-files, truncated and corrupted copies), turns the hand-written sample
-profiles into others (every name respelled, every count changed), and then records the real
+programs in ``src/`` (or in the folder ``--src`` names, with the same file
+names) instead (see ``SOURCES``), runs them, derives the non-raw inputs the
+same way (indexed files written by each release, text files, truncated and
+corrupted copies), turns the hand-written sample profiles into others (every
+name respelled, every count changed), and then records the real
 llvm-profdata's exit status, stdout and output files for each check into a
 new manifest of the same format.  The corpus's own runner then checks any
 tool against it:
@@ -134,8 +135,8 @@ def run(cmd: list[str], cwd: Path, env: dict[str, str] | None = None) -> None:
         sys.exit(f"failed ({done.returncode}): {' '.join(cmd)}\n{done.stderr.decode()[-2000:]}")
 
 
-def build_stage(stage: Case, build: Path, case_id: str) -> None:
-    """Compile one producer stage in ``build`` and run it as recorded."""
+def build_stage(stage: Case, build: Path, case_id: str, src: Path = SRC) -> None:
+    """Compile one producer stage in ``build`` (programs from ``src``) and run it as recorded."""
     release = stage["clang"]
     driver = f"/usr/bin/{stage['driver']}"
     sources = []
@@ -144,7 +145,7 @@ def build_stage(stage: Case, build: Path, case_id: str) -> None:
             (build / "big.c").write_text(big_source(2500))
             sources.append("big.c")
         else:
-            shutil.copy(SRC / SOURCES[name], build / SOURCES[name])
+            shutil.copy(src / SOURCES[name], build / SOURCES[name])
             sources.append(SOURCES[name])
     flags = list(stage["flags"])
     for flag in flags:
@@ -269,8 +270,14 @@ def main() -> None:
     parser.add_argument("out", type=Path)
     parser.add_argument("--llvm", type=int, action="append", help="only these releases")
     parser.add_argument("-k", dest="only", default="", help="only cases whose id holds this")
+    parser.add_argument(
+        "--src", type=Path, default=SRC, help="folder of the programs (the names of SOURCES)"
+    )
     opts = parser.parse_args()
-    corpus, out = opts.corpus.resolve(), opts.out.resolve()
+    corpus, out, src = opts.corpus.resolve(), opts.out.resolve(), opts.src.resolve()
+    missing = sorted(name for name in SOURCES.values() if not (src / name).is_file())
+    if missing:
+        parser.error(f"{src} lacks {', '.join(missing)}")
     manifest = json.loads((corpus / "manifest.json").read_text())
     out.mkdir(parents=True, exist_ok=True)
     builds = out / "_build"
@@ -290,7 +297,7 @@ def main() -> None:
             build.mkdir(parents=True)
             try:
                 for stage in stages:
-                    build_stage(stage, build, case["id"])
+                    build_stage(stage, build, case["id"], src)
             except SystemExit as exc:
                 print(f"skipped {case['id']}: {exc}", file=sys.stderr)
                 continue

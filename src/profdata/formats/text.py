@@ -175,15 +175,21 @@ def _read_traces(cur: LineCursor, profile: InstrProfile) -> None:
 
     num_traces = number("num_traces", 32)
     profile.trace_stream_size = number("trace_stream_size", 64)
+    known: dict[bytes, int] = {}  # traces repeat the same names: hash each once
     for _ in range(num_traces):
         weight = number("trace_weight", 64)
         names = cur.next(
             "trace_function_names", expected="name,name,...", truncated_message=_END_OF_FILE
         )
-        hashes = tuple(
-            md5_hash_bytes(piece.strip(LLVM_WHITESPACE)) for piece in names.split(b",") if piece
-        )
-        profile.traces.append(TemporalTrace(weight, hashes))
+        hashes = []
+        for piece in names.split(b","):
+            if piece:
+                name = piece.strip(LLVM_WHITESPACE)
+                value = known.get(name)
+                if value is None:
+                    value = known[name] = md5_hash_bytes(name)
+                hashes.append(value)
+        profile.traces.append(TemporalTrace(weight, tuple(hashes)))
 
 
 def _read_record(

@@ -348,17 +348,16 @@ class BalancedPartitioning:
         """
         engines = Mt19937Bank(level.buckets)
         log2 = self._log2.need(int(level.sizes.max()) + 2)
-        num_utilities = int(level.utilities.max()) + 1 if len(level.utilities) else 0
         work = _Work(level, np.arange(len(level.nodes)), np.arange(len(level.sizes)))
         for _ in range(self.config.iterations_per_split):
             side = on_left[work.where]
-            entry_left = side[work.owner]
-            utilities = work.level.utilities
-            left = np.bincount(utilities[entry_left], minlength=num_utilities)
-            right = np.bincount(utilities[~entry_left], minlength=num_utilities)
-            work.grid.put(work.cell, self._move_gains(left, right, utilities, entry_left, log2))
-            node_gain = (
-                np.cumsum(work.grid, axis=0, out=work.sums)[-1]
+            left = np.bincount(work.level.utilities[side[work.owner]], minlength=work.span)
+            gains = self._move_gains(left, work.uses - left, log2)
+            # a reduction down the rows of a C-ordered grid adds row after row (numpy
+            # sums pairwise only along the contiguous axis), so each node's float32 sum
+            # is moveGain's, in its order
+            node_gain: FloatArray = (
+                np.add.reduce(gains.take(work.grid + np.int32(work.span) * side), axis=0)
                 if len(work.grid)
                 else np.zeros(len(side), dtype=np.float32)
             )
@@ -376,11 +375,9 @@ class BalancedPartitioning:
         return on_left
 
     @staticmethod
-    def _move_gains(
-        left: IntArray, right: IntArray, utilities: IntArray, entry_left: BoolArray,
-        log2: FloatArray,
-    ) -> FloatArray:  # fmt: skip
-        """Each utility entry's term of ``moveGain`` (``CachedGainLR`` or ``CachedGainRL``)."""
+    def _move_gains(left: IntArray, right: IntArray, log2: FloatArray) -> FloatArray:
+        """Each utility's term of ``moveGain`` for a node on the right (``CachedGainRL``),
+        then for a node on the left (``CachedGainLR``)."""
         cost = _log_cost(left, right, log2)
         zero = np.float32(0.0)
         gain_lr = np.where(
@@ -389,10 +386,7 @@ class BalancedPartitioning:
         gain_rl = np.where(
             right > 0, cost - _log_cost(left + 1, np.maximum(right - 1, 0), log2), zero
         )
-        terms: FloatArray = np.where(entry_left, gain_lr[utilities], gain_rl[utilities]).astype(
-            np.float32
-        )
-        return terms
+        return np.concatenate((gain_rl, gain_lr)).astype(np.float32)
 
     @staticmethod
     def _candidates(work: _Work, on_left: BoolArray, node_gain: FloatArray) -> tuple[
@@ -438,14 +432,18 @@ class _Work:
         self.segments = segments  # segment numbers in the depth
         self.segment = level.segment_of_node
         self.owner = level.owners()
+        utilities = level.utilities
+        #: utility numbers, plus one that no node uses: it fills the grid's empty cells
+        self.span = int(utilities.max()) + 2 if len(utilities) else 1
+        self.uses = np.bincount(utilities, minlength=self.span)
         entry_starts = np.cumsum(level.lengths) - level.lengths
         column = np.arange(len(self.owner), dtype=np.int64) - entry_starts[self.owner]
         width = int(level.lengths.max()) if len(level.lengths) else 0
-        #: one row per list position, so a cumulative sum down the rows adds each node's
-        #: terms one after the other in float32, as ``moveGain``'s loop does
-        self.grid = np.zeros((width, len(level.nodes)), dtype=np.float32)
-        self.cell = column * len(level.nodes) + self.owner
-        self.sums = np.empty_like(self.grid)
+        #: one row per list position, each node's utilities down its column, so a sum
+        #: down the rows adds each node's terms one after the other in float32, as
+        #: ``moveGain``'s loop does
+        self.grid = np.full((width, len(level.nodes)), self.span - 1, dtype=np.int32)
+        self.grid[column, self.owner] = utilities
 
     def keep(self, segments: BoolArray) -> _Work:
         nodes = segments[self.segment]
