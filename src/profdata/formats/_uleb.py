@@ -51,8 +51,39 @@ def _slow_value(raw: bytes) -> int:
     return value
 
 
+#: bytes decoded per numpy pass: the pass's temporary arrays take about 40 bytes per
+#: byte, so a section of hundreds of megabytes must not be decoded in one
+_PIECE = 1 << 22
+
+
 def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
-    """Decode every terminated ULEB128 in ``data[start:end]``."""
+    """Decode every terminated ULEB128 in ``data[start:end]``, a piece at a time."""
+    values: list[int] = []
+    starts: list[np.ndarray] = []
+    pos = start
+    while pos < end:
+        stop = min(end, pos + _PIECE)
+        if stop < end:  # end the piece after its last complete number
+            raw = np.frombuffer(data, dtype=np.uint8, count=stop - pos, offset=pos)
+            last = np.flatnonzero(raw < 0x80)
+            if len(last):
+                stop = pos + int(last[-1]) + 1
+            else:  # one number longer than a piece: decode through its end
+                rest = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+                ends = np.flatnonzero(rest < 0x80)
+                stop = pos + int(ends[0]) + 1 if len(ends) else end
+        piece = _decode_piece(data, pos, stop)
+        values.extend(piece.values)
+        starts.append(piece.starts)
+        if piece.end < stop:  # a number wider than 64 bits, or an unterminated tail
+            return UlebRun(values, np.concatenate(starts), piece.end)
+        pos = stop
+    joined = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
+    return UlebRun(values, joined, pos)
+
+
+def _decode_piece(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
+    """:func:`decode_run` of one piece, in whole-array passes."""
     raw = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
     ends = np.flatnonzero(raw < 0x80)
     if not len(ends):

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from profdata.errors import FormatError
-from profdata.formats import sample_binary, sample_extbinary
+from profdata.formats import _uleb, sample_binary, sample_extbinary
 from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.formats._uleb import U64, decode_run, encode_run
 from profdata.formats.sample_binary import read_number
@@ -284,6 +284,34 @@ def test_decode_run_finds_what_read_number_finds(values: list[int], tail: bytes)
     data, _ = encode_run(values)
     data += tail
     run = decode_run(b"xy" + data, 2, len(data) + 2)
+    expected, starts, end = checked_numbers(data)
+    assert run.values == expected
+    assert [s - 2 for s in run.starts.tolist()] == starts
+    assert run.end - 2 == end
+
+
+@pytest.mark.property
+@settings(max_examples=300)
+@given(
+    st.lists(st.one_of(uleb_values, st.just(-1)), max_size=40),
+    st.binary(max_size=12),
+    st.integers(1, 9),
+)
+def test_decode_run_in_pieces_finds_what_read_number_finds(
+    values: list[int], tail: bytes, piece: int
+) -> None:
+    # pieces smaller than one number, and padded numbers (-1: a 12-byte 0x80 run) that
+    # straddle piece ends, as a section of hundreds of megabytes is decoded
+    data = (
+        b"".join(b"\x81" + b"\x80" * 10 + b"\x00" if v < 0 else encode_run([v])[0] for v in values)
+        + tail
+    )
+    saved = _uleb._PIECE
+    _uleb._PIECE = piece
+    try:
+        run = decode_run(b"xy" + data, 2, len(data) + 2)
+    finally:
+        _uleb._PIECE = saved
     expected, starts, end = checked_numbers(data)
     assert run.values == expected
     assert [s - 2 for s in run.starts.tolist()] == starts
