@@ -37,6 +37,7 @@ from profdata.model.cxx_select import nth_element
 IntArray = npt.NDArray[np.int64]
 BoolArray = npt.NDArray[np.bool_]
 FloatArray = npt.NDArray[np.float32]
+_Grid = tuple[npt.NDArray[np.int32], int, IntArray]
 
 LOG_CACHE_SIZE = 16384  # BalancedPartitioning::LOG_CACHE_SIZE
 _MT_STATE = 624  # std::mt19937 state words
@@ -351,16 +352,7 @@ class BalancedPartitioning:
         work = _Work(level, np.arange(len(level.nodes)), np.arange(len(level.sizes)))
         for _ in range(self.config.iterations_per_split):
             side = on_left[work.where]
-            left = np.bincount(work.level.utilities[side[work.owner]], minlength=work.span)
-            gains = self._move_gains(left, work.uses - left, log2)
-            # a reduction down the rows of a C-ordered grid adds row after row (numpy
-            # sums pairwise only along the contiguous axis), so each node's float32 sum
-            # is moveGain's, in its order
-            node_gain: FloatArray = (
-                np.add.reduce(gains.take(work.grid + np.int32(work.span) * side), axis=0)
-                if len(work.grid)
-                else np.zeros(len(side), dtype=np.float32)
-            )
+            node_gain = self._node_gains(work, side, log2)
             candidates, pairs = self._candidates(work, side, node_gain)
             wanted = np.zeros(len(level.sizes), dtype=np.int64)
             wanted[work.segments] = 2 * pairs
@@ -373,6 +365,21 @@ class BalancedPartitioning:
             if not still.all():
                 work = work.keep(still)
         return on_left
+
+    @classmethod
+    def _node_gains(cls, work: _Work, side: BoolArray, log2: FloatArray) -> FloatArray:
+        """``moveGain`` of every node: its utilities' terms summed in list order."""
+        if not len(work.grid):
+            return np.zeros(len(side), dtype=np.float32)
+        left = np.bincount(work.level.utilities[side[work.owner]], minlength=work.span)
+        gains = cls._move_gains(left, work.uses - left, log2)
+        # a reduction down the rows of a C-ordered grid adds row after row (numpy sums
+        # pairwise only along the contiguous axis), so each node's float32 sum is
+        # moveGain's, in its order
+        terms = gains.take(work.grid + np.int32(work.span) * side)  # C order, always
+        assert terms.flags.c_contiguous
+        out: FloatArray = np.add.reduce(terms, axis=0)
+        return out
 
     @staticmethod
     def _move_gains(left: IntArray, right: IntArray, log2: FloatArray) -> FloatArray:
@@ -426,25 +433,35 @@ class BalancedPartitioning:
 class _Work:
     """The segments of a depth still iterating, with their per-iteration index arrays."""
 
-    def __init__(self, level: _Level, where: IntArray, segments: IntArray) -> None:
+    def __init__(
+        self, level: _Level, where: IntArray, segments: IntArray, grid: _Grid | None = None
+    ) -> None:
         self.level = level
         self.where = where  # positions in the depth's arrays
         self.segments = segments  # segment numbers in the depth
         self.segment = level.segment_of_node
         self.owner = level.owners()
+        self.grid, self.span, self.uses = grid if grid is not None else self._grid(level)
+
+    def _grid(self, level: _Level) -> _Grid:
+        """One row per list position, each node's utilities down its column (a utility no
+        node uses fills the empty cells), so a sum down the rows adds each node's terms one
+        after the other in float32, as ``moveGain``'s loop does; the span of utility
+        numbers and each utility's number of nodes."""
         utilities = level.utilities
-        #: utility numbers, plus one that no node uses: it fills the grid's empty cells
-        self.span = int(utilities.max()) + 2 if len(utilities) else 1
-        self.uses = np.bincount(utilities, minlength=self.span)
+        span = int(utilities.max()) + 2 if len(utilities) else 1
         entry_starts = np.cumsum(level.lengths) - level.lengths
         column = np.arange(len(self.owner), dtype=np.int64) - entry_starts[self.owner]
         width = int(level.lengths.max()) if len(level.lengths) else 0
-        #: one row per list position, each node's utilities down its column, so a sum
-        #: down the rows adds each node's terms one after the other in float32, as
-        #: ``moveGain``'s loop does
-        self.grid = np.full((width, len(level.nodes)), self.span - 1, dtype=np.int32)
-        self.grid[column, self.owner] = utilities
+        grid = np.full((width, len(level.nodes)), span - 1, dtype=np.int32)
+        grid[column, self.owner] = utilities
+        return grid, span, np.bincount(utilities, minlength=span)
 
     def keep(self, segments: BoolArray) -> _Work:
+        """Only the segments still iterating: their grid columns, and the rows they fill
+        (utility numbers are the depth's, so they stay)."""
         nodes = segments[self.segment]
-        return _Work(self.level.select(segments), self.where[nodes], self.segments[segments])
+        level = self.level.select(segments)
+        width = int(level.lengths.max()) if len(level.lengths) else 0
+        grid = (self.grid[:width, nodes], self.span, self.uses)  # (Fortran-ordered)
+        return _Work(level, self.where[nodes], self.segments[segments], grid)

@@ -16,6 +16,9 @@ from profdata.model.balanced_partitioning import (
     BalancedPartitioning,
     BalancedPartitioningConfig,
     Mt19937Bank,
+    _Level,
+    _Log2Table,
+    _Work,
     cxx_partition_order,
 )
 
@@ -96,3 +99,44 @@ def test_partition_order_matches_the_swapping_loop(seed: int) -> None:
         expected = _partition_by_swapping(pred[start : start + size].tolist())
         assert (order[start : start + size] - start).tolist() == expected
         start += size
+
+
+def _sequential_gains(level: _Level, side: np.ndarray, log2: np.ndarray) -> list[np.float32]:
+    """``moveGain`` as LLVM's loop runs it: one float32 addition per utility, in list order."""
+    span = int(level.utilities.max()) + 1
+    owner = np.repeat(np.arange(len(level.nodes)), level.lengths)
+    left = np.bincount(level.utilities[side[owner]], minlength=span)
+    right = np.bincount(level.utilities[~side[owner]], minlength=span)
+    terms = BalancedPartitioning._move_gains(left, right, log2)
+    out, at = [], 0
+    for node, length in enumerate(level.lengths.tolist()):
+        total = np.float32(0.0)
+        for u in level.utilities[at : at + length].tolist():
+            total = np.float32(total + terms[u + span * int(side[node])])
+        out.append(total)
+        at += length
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_node_gains_add_each_list_in_order(seed: int) -> None:
+    # long lists with terms of many magnitudes, where a pairwise sum rounds differently;
+    # after keep() the grid is a column selection, which numpy hands back in Fortran order
+    rng = np.random.default_rng(seed)
+    sizes = np.array([60, 50, 40])
+    count = int(sizes.sum())
+    lengths = rng.integers(1, 80, count)
+    utilities = np.concatenate([rng.permutation(300)[:n] for n in lengths]).astype(np.int64)
+    segment_of_utility = np.repeat(np.repeat(np.arange(3), sizes), lengths)
+    utilities = utilities + 300 * segment_of_utility  # a depth numbers utilities apart
+    level = _Level(np.arange(count), utilities, lengths, sizes, np.arange(3), np.zeros(3, int))
+    log2 = _Log2Table().need(count + 2)
+    side = rng.random(count) < 0.5
+    work = _Work(level, np.arange(count), np.arange(3))
+    assert BalancedPartitioning._node_gains(work, side, log2).tolist() == _sequential_gains(
+        level, side, log2
+    )
+    kept = work.keep(np.array([True, False, True]))
+    nodes = np.repeat(np.array([True, False, True]), sizes)
+    got = BalancedPartitioning._node_gains(kept, side[nodes], log2).tolist()
+    assert got == _sequential_gains(kept.level, side[nodes], log2)
