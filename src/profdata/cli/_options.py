@@ -203,31 +203,16 @@ def comma_list(text: str) -> list[str]:
     return [part for part in text.split(",") if part]
 
 
-_RADIX_PREFIXES = (("0x", 16), ("0b", 2), ("0o", 8))
-_DIGITS = "0123456789abcdefghijklmnopqrstuvwxyz"
-
-
-def _unsigned(text: str, bits: int) -> int:
-    """``StringRef::getAsInteger(0)``: ``0x``/``0b``/``0o`` or a leading ``0`` pick the
-    radix (prefixes in any case), then ASCII digits of that radix only."""
-    body, radix = text, 10
-    for prefix, base in _RADIX_PREFIXES:
-        if body[:2].lower() == prefix:
-            body, radix = body[2:], base
-            break
-    else:
-        if len(body) > 1 and body[0] == "0" and body[1] in "0123456789":
-            body, radix = body[1:], 8
+def _unsigned(text: str, bits: int, type_name: str = "uint") -> int:
+    """A ``cl::opt`` of an unsigned type: ``StringRef::getAsInteger(0)``, the radix sensed
+    from a ``0x``/``0X``, ``0b``/``0B``, ``0o`` or ``0`` prefix (``parse_uint``)."""
     # imported here: the formats package loads numpy, which must wait for the command's
     # OPENBLAS_NUM_THREADS (see command_module)
-    from profdata.formats._text import int_of_digits
+    from profdata.formats._text import parse_uint
 
-    digits = _DIGITS[:radix]
-    if not body or any(c not in digits for c in body.lower()):
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-    value = int_of_digits(body, radix)
-    if value >= 1 << bits:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
+    value = parse_uint(text.encode("utf-8", "surrogateescape"), 0, bits)
+    if value is None:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for {type_name} argument!")
     return value
 
 
@@ -241,8 +226,12 @@ def uint64(text: str) -> int:
     return _unsigned(text, 64)
 
 
+def ullong(text: str) -> int:
+    """A ``cl::opt<unsigned long long>`` value (``overlap``'s cutoffs)."""
+    return _unsigned(text, 64, "ullong")
+
+
 def uint_list(text: str) -> list[int]:
-    try:
-        return [int(part, 0) for part in comma_list(text)]
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!") from exc
+    """A ``cl::list<unsigned>`` with ``cl::CommaSeparated``: every piece, empty ones too,
+    must be a ``cl::opt<unsigned>`` value, and an error names the piece."""
+    return [_unsigned(part, 32) for part in text.split(",")]

@@ -26,11 +26,9 @@ in :mod:`profdata.ops.overlap_json`).
 from __future__ import annotations
 
 import argparse
-import re
 import sys
-from collections.abc import Callable
 
-from profdata.cli._options import LlvmArgumentParser, format_hint
+from profdata.cli._options import LlvmArgumentParser, format_hint, ullong
 from profdata.cli._output import Output
 from profdata.cli.merge import print_diagnostic
 from profdata.errors import (
@@ -41,7 +39,6 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UsageError,
 )
-from profdata.formats._text import int_of_digits
 from profdata.model.counters import U64_MAX
 from profdata.model.instr import InstrProfile, read_streamed
 from profdata.ops.merge import load_path
@@ -51,35 +48,6 @@ from profdata.releases import Release
 
 TOOL = "llvm-profdata"
 _COUNT_SUMS = "error in getting profile count sums"
-#: ``getAutoSenseRadix`` prefixes, and the digits each radix accepts.
-_RADIX_PREFIXES = (("0x", 16), ("0X", 16), ("0b", 2), ("0B", 2), ("0o", 8))
-_DIGITS = {
-    2: re.compile(r"[01]+"),
-    8: re.compile(r"[0-7]+"),
-    10: re.compile(r"[0-9]+"),
-    16: re.compile(r"[0-9a-fA-F]+"),
-}
-
-
-def _ullong(option: str) -> Callable[[str], int]:
-    """A ``cl::opt<unsigned long long>`` value: auto-sensed radix, whole string, no overflow."""
-
-    def parse(text: str) -> int:
-        body, radix = text, 10
-        for prefix, base in _RADIX_PREFIXES:
-            if body.startswith(prefix):
-                body, radix = body[len(prefix) :], base
-                break
-        else:
-            if len(body) > 1 and body[0] == "0" and body[1].isdigit():
-                body, radix = body[1:], 8
-        if _DIGITS[radix].fullmatch(body) and int_of_digits(body, radix) <= U64_MAX:
-            return int_of_digits(body, radix)
-        raise CommandLineError(
-            f"{TOOL}: for the --{option} option: '{text}' value invalid for ullong argument!"
-        )
-
-    return parse
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
@@ -91,11 +59,11 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="function level details for functions whose name contains this",
     )  # fmt: skip
     parser.add_argument(
-        "--value-cutoff", type=_ullong("value-cutoff"), default=U64_MAX,
+        "--value-cutoff", type=ullong, default=U64_MAX,
         help="function level details for test functions whose max count is at least this",
     )  # fmt: skip
     parser.add_argument(
-        "--similarity-cutoff", type=_ullong("similarity-cutoff"), default=0,
+        "--similarity-cutoff", type=ullong, default=0,
         help="sample profiles: list functions below this similarity (percent times 10000)",
     )  # fmt: skip
     for kind in ("instr", "sample"):

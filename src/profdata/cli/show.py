@@ -16,9 +16,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
 
-from profdata.cli._options import LlvmArgumentParser, uint_list, unknown_argument
+from profdata.cli._options import LlvmArgumentParser, uint32, uint_list, unknown_argument
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, ProfdataError, UsageError
 from profdata.formats import open_instr
@@ -29,21 +28,6 @@ from profdata.ops.show_text import render_streamed_bytes, render_text_bytes
 from profdata.releases import Release
 
 _PROG = "llvm-profdata show"
-_U32 = (1 << 32) - 1
-_U64 = (1 << 64) - 1
-
-
-def _uint(bits_max: int) -> Callable[[str], int]:
-    def parse(text: str) -> int:
-        try:
-            value = int(text, 0)
-        except ValueError:
-            value = -1
-        if not 0 <= value <= bits_max:
-            raise argparse.ArgumentTypeError(f"'{text}' value invalid for uint argument!")
-        return value
-
-    return parse
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
@@ -57,14 +41,14 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--memop-sizes", help="show the profiled sizes of memory intrinsic calls")
     flag("--show-vtables", help="show vtable names for shown functions (LLVM 19+)")
     flag("--text", help="show instr profile data in text dump format")
-    parser.add_argument("--topn", type=_uint(_U32), default=0, help="list the N hottest functions")
+    parser.add_argument("--topn", type=uint32, default=0, help="list the N hottest functions")
     flag("--detailed-summary", help="show detailed profile summary")
     parser.add_argument(
         "--detailed-summary-cutoffs", type=uint_list, action="append", default=[],
         help="cutoff percentages (times 10000) for the detailed summary",
     )  # fmt: skip
     parser.add_argument(
-        "--value-cutoff", type=_uint(_U64), default=0,
+        "--value-cutoff", type=uint32, default=0,
         help="functions whose maximum count is below this are not printed",
     )  # fmt: skip
     flag("--list-below-cutoff", help="only list the functions below --value-cutoff")
@@ -90,7 +74,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--profiled-binary", default=None, help="MemProf: the profiled binary")
     parser.add_argument(
-        "--max-debug-info-correlation-warnings", type=_uint(_U32), default=None,
+        "--max-debug-info-correlation-warnings", type=uint32, default=None,
         help="debug-info correlation warnings limit (LLVM 17+)",
     )  # fmt: skip
 
@@ -135,12 +119,6 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
 
 def options_from_args(args: argparse.Namespace) -> ShowOptions:
     cutoffs = tuple(c for chunk in args.detailed_summary_cutoffs for c in chunk)
-    for cutoff in cutoffs:
-        if cutoff > _U32:
-            raise UsageError(
-                f"{_PROG}: for the --detailed-summary-cutoffs option: "
-                f"'{cutoff}' value invalid for uint argument!"
-            )
     return ShowOptions(
         all_functions=args.all_functions,
         function=args.function,

@@ -1,0 +1,55 @@
+"""Number-valued options spelled every way ``cl`` accepts or refuses, against the real tools.
+
+``cl::opt<unsigned>``, ``cl::opt<uint64_t>``, ``cl::opt<unsigned long long>`` and
+``cl::list<unsigned>`` all read their values with ``StringRef::getAsInteger(0)``: the
+radix comes from a ``0x``/``0X``, ``0b``/``0B`` or ``0o`` prefix (not ``0O``) or a
+leading ``0``; no sign, blank or digit separator; no value past the type.  Python's
+``int(text, 0)`` differs on most of these, so each spelling goes to llvm-profdata of
+every installed release and to ``profdata --llvm-release=N``: exit status, stdout and
+stderr must be equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.compat import tools
+from tests.conftest import REPO, CliResult
+
+pytestmark = pytest.mark.compat
+
+PROFILE = REPO / "tests" / "golden" / "programs" / "l22-ir-vp" / "default.proftext"
+SPELLINGS = [
+    "017", "0O7", "0o7", "0x1F", "0X1f", "0b101", "0B1", "08", "0x", "",
+    " 7", "+3", "1_0", "7 ", "4294967295", "4294967296", "18446744073709551616",
+]  # fmt: skip
+OPTIONS: list[Callable[[str, str], list[str]]] = [
+    lambda v, p: ["show", f"--topn={v}", p],
+    lambda v, p: ["show", f"--value-cutoff={v}", p],
+    lambda v, p: ["show", f"--detailed-summary-cutoffs=10,{v}", p],
+    lambda v, p: ["overlap", f"--value-cutoff={v}", p, p],
+]
+NAMES = ["show-topn", "show-value-cutoff", "show-cutoffs", "overlap-value-cutoff"]
+
+
+@pytest.mark.parametrize("release", tools.RELEASES)
+@pytest.mark.parametrize("option", range(len(OPTIONS)), ids=NAMES)
+def test_number_spellings_are_read_as_llvm_reads_them(
+    release: int,
+    option: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    tool = llvm_profdata(release)
+    differences = []
+    for value in SPELLINGS:
+        argv = OPTIONS[option](value, str(PROFILE))
+        real = tools.run_tool(tool, argv, cwd=tmp_path)
+        ours = run_profdata(f"--llvm-release={release}", *argv)
+        if (ours.code, ours.stdout, ours.stderr) != (real.returncode, real.stdout, real.stderr):
+            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
+    assert differences == []
