@@ -20,6 +20,7 @@ bounds (offsets or lengths past the end of the file) we raise a located
 
 from __future__ import annotations
 
+import copy
 import struct
 from collections.abc import Iterator, Sequence
 from typing import NamedTuple, NoReturn, overload
@@ -535,11 +536,8 @@ class IndexedProfile(InstrProfile):
         ``merge`` of the records never touch them (a small section may inflate to GBs)."""
         data = self._vtable_name_data
         if data is not None:
-            fresh = ByteReader(  # the section's own cursor each time: a failure fails again
-                data.data, path=data.path, order=data.order, pos=data.pos, end=data.end,
-                base=data.base,
-            )  # fmt: skip
-            self._vtable_names = read_name_chunks(fresh, "vtable_names")
+            # a copy of the section's cursor each time: a failure fails again
+            self._vtable_names = read_name_chunks(copy.copy(data), "vtable_names")
             self._vtable_name_data = None
         return self._vtable_names
 

@@ -175,21 +175,18 @@ def _read_traces(cur: LineCursor, profile: InstrProfile) -> None:
 
     num_traces = number("num_traces", 32)
     profile.trace_stream_size = number("trace_stream_size", 64)
-    known: dict[bytes, int] = {}  # traces repeat the same names: hash each once
+    traces: list[tuple[int, list[bytes]]] = []
     for _ in range(num_traces):
         weight = number("trace_weight", 64)
         names = cur.next(
             "trace_function_names", expected="name,name,...", truncated_message=_END_OF_FILE
         )
-        hashes = []
-        for piece in names.split(b","):
-            if piece:
-                name = piece.strip(LLVM_WHITESPACE)
-                value = known.get(name)
-                if value is None:
-                    value = known[name] = md5_hash_bytes(name)
-                hashes.append(value)
-        profile.traces.append(TemporalTrace(weight, tuple(hashes)))
+        pieces = [piece.strip(LLVM_WHITESPACE) for piece in names.split(b",") if piece]
+        traces.append((weight, pieces))
+    distinct = list(dict.fromkeys(name for _, pieces in traces for name in pieces))
+    hashes = dict(zip(distinct, md5_hashes(distinct), strict=True))  # each name once
+    for weight, pieces in traces:
+        profile.traces.append(TemporalTrace(weight, tuple(map(hashes.__getitem__, pieces))))
 
 
 def _read_record(
