@@ -53,3 +53,41 @@ def test_number_spellings_are_read_as_llvm_reads_them(
         if (ours.code, ours.stdout, ours.stderr) != (real.returncode, real.stdout, real.stderr):
             differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
     assert differences == []
+
+
+#: ``merge --memprof-version`` is a ``cl::opt`` of an enum whose value names are digits:
+#: the text must be one of them exactly, so no spelling above but the plain digits passes
+MEMPROF_SPELLINGS = ["0", "1", "2", "3", "4", "03", "+3", " 3", "3 ", "0x3", "", "x"]
+
+
+@pytest.mark.parametrize("release", tools.RELEASES)
+def test_memprof_version_is_matched_as_text(
+    release: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    tool = llvm_profdata(release)
+    differences = []
+    for value in MEMPROF_SPELLINGS:
+        real_out, our_out = tmp_path / "real.profdata", tmp_path / "ours.profdata"
+        real = tools.run_tool(
+            tool, ["merge", f"--memprof-version={value}", str(PROFILE), "-o", str(real_out)],
+            cwd=tmp_path,
+        )  # fmt: skip
+        ours = run_profdata(
+            f"--llvm-release={release}", "merge", f"--memprof-version={value}", str(PROFILE),
+            "-o", str(our_out),
+        )  # fmt: skip
+        # 14 and 16 add a "Did you mean" line after the refusal: the first line is compared
+        first = real.stderr.splitlines()[:1]
+        same_files = real_out.exists() == our_out.exists() and (
+            not real_out.exists() or real_out.read_bytes() == our_out.read_bytes()
+        )
+        if (ours.code, ours.stdout, ours.stderr.splitlines()[:1], same_files) != (
+            real.returncode, real.stdout, first, True,
+        ):  # fmt: skip
+            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
+        real_out.unlink(missing_ok=True)
+        our_out.unlink(missing_ok=True)
+    assert differences == []

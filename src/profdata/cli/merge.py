@@ -96,7 +96,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
     parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
     parser.add_argument(
-        "--memprof-version", type=int, default=None,
+        "--memprof-version", default=None,
         help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
     )  # fmt: skip
     parser.add_flag("--memprof-full-schema", help="write every MemInfoBlock field (LLVM 19+)")
@@ -177,7 +177,9 @@ def _unknown(option: str, args: argparse.Namespace) -> CommandLineError:
 def _check_release_options(args: argparse.Namespace) -> None:
     """Refuse what the selected release's llvm-profdata did not know."""
     rel = args.release
-    check_memprof_options(args.release, args.memprof_version, args.memprof_full_schema)
+    args.memprof_version = check_memprof_options(
+        args.release, args.memprof_version, args.memprof_full_schema
+    )
     if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
         raise UsageError(f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!")
     if not rel.merge_function_filters:

@@ -33,15 +33,20 @@ from profdata.releases import Release
 _PROG = "llvm-profdata merge"
 
 
-def check_memprof_options(release: Release, version: int | None, full_schema: bool) -> None:
-    """``--memprof-version`` / ``--memprof-full-schema`` as ``release`` parses them."""
+def check_memprof_options(release: Release, version: str | None, full_schema: bool) -> int | None:
+    """``--memprof-version`` / ``--memprof-full-schema`` as ``release`` parses them; the
+    version asked for.
+
+    LLVM's option is an enum whose value names are the version numbers, so
+    only the exact text matches: ``03``, ``+3`` or `` 3`` name no option.
+    """
     if version is not None:
         if len(release.memprof_write_versions) < 2:
             raise CommandLineError(
                 f"{_PROG}: Unknown command line argument '--memprof-version={version}'.  "
                 f"Try: '{_PROG} --help'"
             )
-        if version not in release.memprof_write_versions:
+        if version not in {str(v) for v in release.memprof_write_versions}:
             raise CommandLineError(
                 "llvm-profdata: for the --memprof-version option: "
                 f"Cannot find option named '{version}'!"
@@ -51,6 +56,7 @@ def check_memprof_options(release: Release, version: int | None, full_schema: bo
             f"{_PROG}: Unknown command line argument '--memprof-full-schema'.  "
             f"Try: '{_PROG} --help'"
         )
+    return None if version is None else int(version)
 
 
 def add_input_memprof(dest: MemProfData, incoming: MemProfData) -> None:
