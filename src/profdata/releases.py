@@ -56,6 +56,11 @@ class Release:
     raw_binary_ids_last_profile_only: bool  # the raw reader keeps one header's ids (<= 16)
     #: usage errors start "llvm-profdata merge:" (the subcommand's own cl parser, <= 16)
     cl_errors_name_subcommand: bool
+    #: an option may occur twice, the last one winning (14 and older: "may only occur zero
+    #: or one times!", unless the option is a list)
+    cl_repeated_options: bool
+    #: the description ``cl`` names show's -instr/-sample/-memory enum by in its errors
+    show_kind_description: str
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
     empty_name: str  # what an empty name in a name table is called: "... name is empty"
     #: "malformed instrumentation profile data: WHY" (13: no WHY; its errors had no text)
@@ -184,6 +189,8 @@ def _row(n: int) -> Release:
         show_indexed_binary_ids_header=n >= 18,
         raw_binary_ids_last_profile_only=n <= 16,
         cl_errors_name_subcommand=n <= 16,
+        cl_repeated_options=n >= 15,
+        show_kind_description="Profile kind supported by show:" if n >= 17 else "Profile kind:",
         raw_version_mismatch_wording=n >= 17,
         empty_name="symbol name" if n >= 19 else "function name",
         instr_error_details=n >= 14,

@@ -91,3 +91,44 @@ def test_memprof_version_is_matched_as_text(
         real_out.unlink(missing_ok=True)
         our_out.unlink(missing_ok=True)
     assert differences == []
+
+
+#: ``cl::parser<bool>``: "", true/TRUE/True/1 and false/FALSE/False/0; nothing else
+BOOL_SPELLINGS = ["", "true", "TRUE", "True", "1", "false", "FALSE", "False", "0",
+                  "yes", "on", "no", "off", "tRue", "2", " 1"]  # fmt: skip
+BOOL_OPTIONS: list[Callable[[str, str, str], list[str]]] = [
+    lambda v, p, o: ["merge", f"--sparse={v}", p, "-o", o],
+    lambda v, p, o: ["merge", f"-text={v}", p, "-o", o],
+    lambda v, p, o: ["show", f"--all-functions={v}", p],
+    lambda v, p, o: ["show", f"-counts={v}", "--all-functions", p],
+]
+BOOL_NAMES = ["merge-sparse", "merge-text", "show-all-functions", "show-counts"]
+
+
+@pytest.mark.parametrize("release", tools.RELEASES)
+@pytest.mark.parametrize("option", range(len(BOOL_OPTIONS)), ids=BOOL_NAMES)
+def test_boolean_spellings_are_read_as_llvm_reads_them(
+    release: int,
+    option: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    tool = llvm_profdata(release)
+    differences = []
+    real_out, our_out = tmp_path / "real.out", tmp_path / "ours.out"
+    for value in BOOL_SPELLINGS:
+        real = tools.run_tool(tool, BOOL_OPTIONS[option](value, str(PROFILE), str(real_out)),
+                              cwd=tmp_path)  # fmt: skip
+        argv = BOOL_OPTIONS[option](value, str(PROFILE), str(our_out))
+        ours = run_profdata(f"--llvm-release={release}", *argv)
+        same_files = real_out.exists() == our_out.exists() and (
+            not real_out.exists() or real_out.read_bytes() == our_out.read_bytes()
+        )
+        if (ours.code, ours.stdout, ours.stderr, same_files) != (
+            real.returncode, real.stdout, real.stderr, True,
+        ):  # fmt: skip
+            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
+        real_out.unlink(missing_ok=True)
+        our_out.unlink(missing_ok=True)
+    assert differences == []

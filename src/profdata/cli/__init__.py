@@ -145,7 +145,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if refusal is not None and (error := refusal(rel)) is not None:
             raise error
         tool = f"{PROG} {rest[0]}" if rel.cl_errors_name_subcommand else PROG
-        parser = _options.LlvmArgumentParser(prog=f"{PROG} {rest[0]}", tool=tool, command=rest[0])
+        parser = _options.LlvmArgumentParser(
+            prog=f"{PROG} {rest[0]}", tool=tool, command=rest[0], release=rel
+        )
         command.add_arguments(parser)
         args = parser.parse_llvm_args(rest[1:])
         args.release = releases.release(number)

@@ -19,8 +19,10 @@ from typing import Any, NoReturn
 from profdata.errors import CommandLineError
 from profdata.releases import Release
 
-_TRUE = {"true", "1", "yes", "on", "TRUE", "True"}
-_FALSE = {"false", "0", "no", "off", "FALSE", "False"}
+#: ``cl::parser<bool>``'s spellings: an empty value (``--sparse=``) is true, ``yes``/``on`` are
+#: not accepted
+_TRUE = {"", "true", "1", "TRUE", "True"}
+_FALSE = {"false", "0", "FALSE", "False"}
 
 
 def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
@@ -44,7 +46,12 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser that reads LLVM spellings and reports errors as UsageError."""
 
     def __init__(
-        self, *args: Any, tool: str = "llvm-profdata", command: str = "", **kwargs: Any
+        self,
+        *args: Any,
+        tool: str = "llvm-profdata",
+        command: str = "",
+        release: Release | None = None,
+        **kwargs: Any,
     ) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
@@ -53,6 +60,24 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self.tool = tool
         #: the subcommand, whose one-letter value options (:data:`VALUE_LETTERS`) group
         self.command = command
+        #: the release whose option set and parser rules apply (None: every option, 22's rules)
+        self.release = release
+        #: value names of enum options (``-text``, ``-sample``): name -> (option, description)
+        self._enum_values: dict[str, tuple[str, str]] = {}
+        #: options ``cl`` lets occur more than once even in 14 (``cl::list``, ``cl::ZeroOrMore``)
+        self._repeatable: set[str] = set()
+
+    def add_enum_values(self, option: str, description: str, *names: str) -> None:
+        """Mark ``names`` (added as flags by the caller) as the value names of one
+        ``cl::opt`` enum, which ``cl`` parses apart from other options: a value after
+        one (``-text=1``) is refused with the enum's description, and in 14 and older a
+        second of them (``-instr -sample``) is a second occurrence of the option."""
+        for name in names:
+            self._enum_values[name.lstrip("-")] = (option, description)
+
+    def allow_repeats(self, *names: str) -> None:
+        """Options that may occur more than once in every release."""
+        self._repeatable.update(names)
 
     def add_flag(self, *names: str, help: str, dest: str | None = None) -> None:
         """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``."""
@@ -84,6 +109,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         long_names = self._long_names()
         out: list[str] = []
         positional_only = False
+        occurrences = _Occurrences(self)
         for arg in argv:
             if positional_only or not arg.startswith("-") or arg == "-":
                 out.append(arg)
@@ -97,13 +123,22 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             letter = grouped_letter(arg, long_names, VALUE_LETTERS.get(self.command, ""))
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
+            occurrences.count(name)
             if name in long_names:
                 opt = "--" + name
+                if name in self._enum_values and eq:
+                    raise CommandLineError(
+                        f"{self._enum_values[name][1]} option: does not allow a value! "
+                        f"'{value}' specified."
+                    )
                 if opt in self._bool_options and eq:
                     if value in _TRUE:
                         out.append(opt)
                     elif value not in _FALSE:
-                        self.error(f"'{value}' is invalid value for boolean argument! Try 0 or 1")
+                        self.error(
+                            f"argument {opt}: '{value}' is invalid value for boolean argument! "
+                            "Try 0 or 1"
+                        )
                     continue
                 out.append(opt + (eq + value if eq else ""))
             else:
@@ -115,6 +150,36 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         if "--" in words:  # argparse cannot intermix across an end-of-options marker
             return self.parse_args(words)
         return self.parse_intermixed_args(words)
+
+
+class _Occurrences:
+    """``cl``'s occurrence rule of 14 and older: an option without ``cl::ZeroOrMore``
+    may be given once (``-o a -o b``, ``--sparse --sparse=0`` and ``-text -binary``
+    are refused at their second occurrence); 15 lets the last one win."""
+
+    def __init__(self, parser: LlvmArgumentParser) -> None:
+        release = parser.release
+        self.parser = parser
+        self.active = release is not None and not release.cl_repeated_options
+        self.seen: set[str] = set()
+        self.actions = {opt: action for action in parser._actions for opt in action.option_strings}
+
+    def count(self, name: str) -> None:
+        if not self.active:
+            return
+        action = self.actions.get(("-" if len(name) == 1 else "--") + name)
+        if action is None or isinstance(action, argparse._AppendAction):
+            return
+        spelled = _option("/".join(action.option_strings))
+        enum = self.parser._enum_values.get(name)
+        key = enum[0] if enum is not None else spelled
+        if spelled in self.parser._repeatable:
+            return
+        if key in self.seen:
+            # an enum's value names itself; an alias (-o) errs as the option it names
+            reported = "--" + name if enum is not None else spelled
+            self.parser.error(f"argument {reported}: may only occur zero or one times!")
+        self.seen.add(key)
 
 
 _UNRECOGNIZED = re.compile(r"unrecognized arguments: (\S+)")

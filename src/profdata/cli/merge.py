@@ -69,11 +69,14 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--dump-input-file-list", help="print the weighted input list and stop")
     parser.add_flag("--instr", help="instrumentation profile (default)")
     parser.add_flag("--sample", help="sample profile")
+    parser.add_enum_values("ProfileKind", "Profile kind:", "--instr", "--sample")
     for fmt in ("binary", "extbinary", "text", "gcc"):
         parser.add_argument(
             f"--{fmt}", dest="output_format", action="store_const", const=fmt,
             help=f"write the {fmt} encoding",
         )  # fmt: skip
+    formats = ("--binary", "--extbinary", "--text", "--gcc", "--compbinary")
+    parser.add_enum_values("OutputFormat", "Format of output profile", *formats)
     parser.add_flag("--sparse", help="drop functions whose counters are all zero")
     parser.add_uint(
         "-j", "--num-threads", default=0,
@@ -114,6 +117,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         "--dask-chunk-size", type=int, default=None, metavar="N",
         help="profdata extra: inputs per Dask task (default 64)",
     )  # fmt: skip
+    parser.allow_repeats("--dask", "--dask-chunk-size")  # ours: no release's rules apply
     merge_sample.add_arguments(parser)
     merge_supplement.add_arguments(parser)
 

@@ -37,10 +37,12 @@ LAYOUTS = ("nest", "flat")
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
     """The sample-only options of ``merge`` (the instr path ignores them, as LLVM does)."""
-    parser.add_argument(
-        "--compbinary", dest="output_format", action="store_const", const="compbinary",
-        help="write the compact binary sample encoding (LLVM 14/16)",
-    )  # fmt: skip
+    if parser.release is None or parser.release.sample_merge_compbinary_option:
+        # a release without it does not know the word at all (-compbinary=1 included)
+        parser.add_argument(
+            "--compbinary", dest="output_format", action="store_const", const="compbinary",
+            help="write the compact binary sample encoding (LLVM 14/16)",
+        )  # fmt: skip
     parser.add_flag("--use-md5", help="ext-binary: MD5 name table")
     parser.add_flag("--compress-all-sections", help="ext-binary: compress every section")
     parser.add_flag("--gen-partial-profile", help="ext-binary: mark the profile as partial")
@@ -59,6 +61,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         default=1,
         help="CS: frames kept when merging cold contexts",
     )
+    parser.allow_repeats("--sample-frame-depth-for-cold-context")  # cl::ZeroOrMore in 14
     parser.add_uint(
         "--output-size-limit",
         help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
@@ -73,8 +76,6 @@ def check_release_options(args: argparse.Namespace) -> None:
     """Refuse the sample options the selected release's llvm-profdata did not know (with or
     without ``--sample``: ``cl::opt`` knows no modes)."""
     rel = args.release
-    if args.output_format == "compbinary" and not rel.sample_merge_compbinary_option:
-        raise _unknown("--compbinary", rel)
     if args.drop_profile_symbol_list and not rel.sample_merge_drop_symbol_list_option:
         raise _unknown("--drop-profile-symbol-list", rel)
     if args.output_size_limit is not None and not rel.sample_merge_output_size_limit_option:

@@ -71,6 +71,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
             f"--{kind}", dest="profile_kind", action="store_const", const=kind, default="instr",
             help=f"{kind} profiles" + (" (default)" if kind == "instr" else ""),
         )  # fmt: skip
+    parser.add_enum_values("ProfileKind", "Profile kind:", "--instr", "--sample")
     parser.add_argument(
         "--show-format", choices=("text", "json"), default="text",
         help="text (llvm-profdata's output, default) or json (profdata extra)",

@@ -60,7 +60,15 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
-    flag("--memory", help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)")
+    release = parser.release
+    kinds: tuple[str, ...] = ("--instr", "--sample")
+    if release is None or release.show_memory_option:  # 13 does not know the word at all
+        flag("--memory", help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)")
+        kinds += ("--memory",)
+    else:
+        parser.set_defaults(memory=False)
+    description = release.show_kind_description if release else "Profile kind:"
+    parser.add_enum_values("ProfileKind", description, *kinds)
     parser.add_argument(
         "--show-format", choices=("text", "json", "yaml"), default=None,
         help="text (default) or json (profdata extra for instr profiles); yaml is refused",
@@ -100,7 +108,6 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
             f"--show-format={args.show_format}",
         ),
         (args.covered, release.show_covered_option, "--covered"),
-        (args.memory, release.show_memory_option, "--memory"),
         (
             args.profiled_binary is not None,
             release.profiled_binary_option,

@@ -1,0 +1,99 @@
+"""Options given twice, and enum value names given a value, against the real tools.
+
+Two ``cl`` rules that argparse does not have:
+
+* until LLVM 14 an option without ``cl::ZeroOrMore`` may occur once: ``-o a -o b``,
+  ``--sparse --sparse=0`` or ``-instr -sample`` (two value names of one enum option)
+  fail with "may only occur zero or one times!", naming the option (an alias by the
+  option it stands for); lists such as ``--weighted-input`` repeat freely.  15 lets the
+  last occurrence win;
+* the value names of an enum option (``-text``, ``-binary``, ``-instr``, ``-sample``,
+  ``-memory``) take no value: ``-text=1`` fails with the enum's description
+  ("Format of output profile option: does not allow a value! '1' specified.").
+
+Each command goes to llvm-profdata of every installed release (13 and 15 included) and
+to ``profdata --llvm-release=N``: exit status, stdout, the first line of stderr (14 and
+16 add a "Did you mean" line to some; 19 and later name their own path in "Try:", which
+is left out) and the written file must be equal.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.compat import tools
+from tests.conftest import REPO, CliResult
+
+pytestmark = pytest.mark.compat
+
+PROFILE = str(REPO / "tests" / "golden" / "programs" / "l22-ir-vp" / "default.proftext")
+OUT = "out.profdata"
+COMMANDS = [
+    ["merge", "-o", "first.profdata", PROFILE, "-o", OUT],
+    ["merge", "--output=first.profdata", PROFILE, "--output", OUT],
+    ["merge", "--sparse", "--sparse=0", PROFILE, "-o", OUT],
+    ["merge", "-j", "1", "--num-threads=2", PROFILE, "-o", OUT],
+    ["merge", "-instr", "-sample", PROFILE, "-o", OUT],
+    ["merge", "-instr", "-instr", PROFILE, "-o", OUT],
+    ["merge", "-text", "-binary", PROFILE, "-o", OUT],
+    ["merge", "-binary", "--binary", PROFILE, "-o", OUT],
+    ["merge", "--failure-mode=any", "--failure-mode=all", PROFILE, "-o", OUT],
+    ["merge", f"--weighted-input=2,{PROFILE}", f"--weighted-input=3,{PROFILE}", "-o", OUT],
+    ["merge", "-text=1", PROFILE, "-o", OUT],
+    ["merge", "-binary=", PROFILE, "-o", OUT],
+    ["merge", "-gcc=x", PROFILE, "-o", OUT],
+    ["merge", "-instr=1", PROFILE, "-o", OUT],
+    ["merge", "-compbinary=0", PROFILE, "-o", OUT],
+    ["show", "--counts", "-counts", "--all-functions", PROFILE],
+    ["show", "--topn=1", "--topn=2", PROFILE],
+    ["show", "--function=main", "--function=foo", PROFILE],
+    ["show", "-instr", "-instr", PROFILE],
+    [
+        "show",
+        "--detailed-summary-cutoffs=10",
+        "--detailed-summary-cutoffs=20",
+        "--detailed-summary",
+        PROFILE,
+    ],
+    ["show", "-instr=1", PROFILE],
+    ["show", "-sample=", PROFILE],
+    ["show", "-memory=0", PROFILE],
+    ["show", "-text=1", PROFILE],
+    ["overlap", "--function=main", "--function=foo", PROFILE, PROFILE],
+    ["overlap", "-sample", "-instr", PROFILE, PROFILE],
+    ["overlap", "-instr=1", PROFILE, PROFILE],
+]
+
+
+def _first_line(stderr: bytes) -> bytes:
+    return stderr.split(b"\n", 1)[0].split(b"  Try: ", 1)[0]
+
+
+@pytest.mark.parametrize("release", sorted(tools.RELEASES + tools.EXTRA_RELEASES))
+def test_repeated_and_valued_options_are_read_as_llvm_reads_them(
+    release: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    tool = llvm_profdata(release)
+    monkeypatch.chdir(tmp_path)
+    out = tmp_path / OUT
+    differences = []
+    for argv in COMMANDS:
+        real = tools.run_tool(tool, argv, cwd=tmp_path)
+        real_bytes = out.read_bytes() if out.exists() else None
+        out.unlink(missing_ok=True)
+        ours = run_profdata(f"--llvm-release={release}", *argv)
+        our_bytes = out.read_bytes() if out.exists() else None
+        out.unlink(missing_ok=True)
+        first = _first_line(real.stderr)
+        if (ours.code, ours.stdout, _first_line(ours.stderr), our_bytes) != (
+            real.returncode, real.stdout, first, real_bytes,
+        ):  # fmt: skip
+            differences.append((argv[:-1], real.returncode, first, ours.code, ours.stderr[:200]))
+    assert differences == []
