@@ -1,6 +1,6 @@
 """Options given twice, and enum value names given a value, against the real tools.
 
-Two ``cl`` rules that argparse does not have:
+``cl`` rules that argparse does not have:
 
 * until LLVM 14 an option without ``cl::ZeroOrMore`` may occur once: ``-o a -o b``,
   ``--sparse --sparse=0`` or ``-instr -sample`` (two value names of one enum option)
@@ -9,7 +9,9 @@ Two ``cl`` rules that argparse does not have:
   last occurrence win;
 * the value names of an enum option (``-text``, ``-binary``, ``-instr``, ``-sample``,
   ``-memory``) take no value: ``-text=1`` fails with the enum's description
-  ("Format of output profile option: does not allow a value! '1' specified.").
+  ("Format of output profile option: does not allow a value! '1' specified.");
+* an option that needs a value takes the next word, ``-x`` included, or fails with
+  "requires a value!" when there is none (named as typed: ``-o``, ``--function``).
 
 Each command goes to llvm-profdata of every installed release (13 and 15 included) and
 to ``profdata --llvm-release=N``: exit status, stdout, the first line of stderr (14 and
@@ -65,6 +67,19 @@ COMMANDS = [
     ["overlap", "--function=main", "--function=foo", PROFILE, PROFILE],
     ["overlap", "-sample", "-instr", PROFILE, PROFILE],
     ["overlap", "-instr=1", PROFILE, PROFILE],
+    # a value option takes the next word whatever it is, and needs one
+    ["merge", PROFILE, "-o", "-x.profdata", "--sparse"],
+    ["show", "--function", "-x", PROFILE],
+    ["merge", PROFILE, "-o"],
+    ["merge", "-j"],
+    ["show", "-function"],
+    ["show", "--topn"],
+    ["merge", "-failure-mode"],
+    # positional counts, and an option the release lacks given a value its parser refuses
+    ["show", PROFILE, PROFILE],
+    ["overlap", PROFILE],
+    ["overlap", PROFILE, PROFILE, PROFILE],
+    ["show", "--show-format=bogus", PROFILE],
 ]
 
 

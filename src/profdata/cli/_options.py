@@ -110,7 +110,8 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         out: list[str] = []
         positional_only = False
         occurrences = _Occurrences(self)
-        for arg in argv:
+        words = iter(argv)
+        for arg in words:
             if positional_only or not arg.startswith("-") or arg == "-":
                 out.append(arg)
                 continue
@@ -124,6 +125,14 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
             occurrences.count(name)
+            action = occurrences.actions.get(("-" if len(name) == 1 else "--") + name)
+            if action is not None and not eq and _takes_value(action):
+                # cl takes the next word as the value whatever it looks like (-o -x)
+                following = next(words, None)
+                if following is None:
+                    self.error(f"argument {_spelled(name)}: requires a value!")
+                out.append(f"{_option('/'.join(action.option_strings))}={following}")
+                continue
             if name in long_names:
                 opt = "--" + name
                 if name in self._enum_values and eq:
@@ -150,6 +159,17 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         if "--" in words:  # argparse cannot intermix across an end-of-options marker
             return self.parse_args(words)
         return self.parse_intermixed_args(words)
+
+
+def _takes_value(action: argparse.Action) -> bool:
+    return action.nargs is None and isinstance(
+        action, argparse._StoreAction | argparse._AppendAction
+    )
+
+
+def _spelled(name: str) -> str:
+    """``cl``'s ``PrintArg``: one dash before a one-letter name, two before longer ones."""
+    return ("-" if len(name) == 1 else "--") + name
 
 
 class _Occurrences:
@@ -243,6 +263,23 @@ def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
         f"{tool}: for the -{letter} option: may not occur within a group!\n"
         f"{tool}: Unknown command line argument '{arg}'.  Try: '{tool} --help'\n"
         f"{tool}: Did you mean '-{letter}'?"
+    )
+
+
+def positional_count_error(
+    release: Release, command: str, least: int, most: int, given: int
+) -> CommandLineError:
+    """``cl``'s refusal of too few or too many positional arguments (16 and older name the
+    subcommand; 17 and later send to ``ARGV0 --help``, ``llvm-profdata`` here)."""
+    tool = f"llvm-profdata {command}" if release.cl_errors_name_subcommand else "llvm-profdata"
+    if given < least:
+        return CommandLineError(
+            f"{tool}: Not enough positional command line arguments specified!\n"
+            f"Must specify at least {least} positional arguments: See: {tool} --help"
+        )
+    return CommandLineError(
+        f"{tool}: Too many positional arguments specified!\n"
+        f"Can specify at most {most} positional arguments: See: {tool} --help"
     )
 
 

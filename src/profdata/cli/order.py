@@ -20,7 +20,7 @@ import argparse
 import errno
 import os
 
-from profdata.cli._options import LlvmArgumentParser, uint32
+from profdata.cli._options import LlvmArgumentParser, positional_count_error, uint32
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, FileError, WriteError
 from profdata.ops.merge import load_path
@@ -65,10 +65,7 @@ def run(args: argparse.Namespace) -> int:
     if refusal is not None:
         raise refusal
     if len(args.inputs) > 1:
-        raise CommandLineError(
-            f"{_PROG}: Too many positional arguments specified!\n"
-            f"Can specify at most 1 positional arguments: See: {_PROG} --help"
-        )
+        raise positional_count_error(release, "order", 0, 1, len(args.inputs))
     _check_output(args.output)
     if not args.inputs:
         raise FileError(os.strerror(errno.ENOENT))

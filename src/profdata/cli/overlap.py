@@ -28,11 +28,10 @@ from __future__ import annotations
 import argparse
 import sys
 
-from profdata.cli._options import LlvmArgumentParser, format_hint, ullong
+from profdata.cli._options import LlvmArgumentParser, format_hint, positional_count_error, ullong
 from profdata.cli._output import Output
 from profdata.cli.merge import print_diagnostic
 from profdata.errors import (
-    CommandLineError,
     FileError,
     FormatError,
     ProfdataError,
@@ -78,17 +77,9 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
 
 
-def _positionals(inputs: list[str]) -> tuple[str, str]:
-    if len(inputs) < 2:
-        raise CommandLineError(
-            f"{TOOL}: Not enough positional command line arguments specified!\n"
-            f"Must specify at least 2 positional arguments: See: {TOOL} --help"
-        )
-    if len(inputs) > 2:
-        raise CommandLineError(
-            f"{TOOL}: Too many positional arguments specified!\n"
-            f"Can specify at most 2 positional arguments: See: {TOOL} --help"
-        )
+def _positionals(inputs: list[str], release: Release) -> tuple[str, str]:
+    if len(inputs) != 2:
+        raise positional_count_error(release, "overlap", 2, 2, len(inputs))
     return inputs[0], inputs[1]
 
 
@@ -157,7 +148,7 @@ def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int
 
 
 def run(args: argparse.Namespace) -> int:
-    base_path, test_path = _positionals(args.inputs)
+    base_path, test_path = _positionals(args.inputs, args.release)
     if args.profile_kind == "sample":
         return _run_sample(args, base_path, test_path)
     options = OverlapOptions(

@@ -17,7 +17,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from profdata.cli._options import LlvmArgumentParser, uint32, uint_list, unknown_argument
+from profdata.cli._options import (
+    LlvmArgumentParser,
+    positional_count_error,
+    uint32,
+    uint_list,
+    unknown_argument,
+)
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, ProfdataError, UsageError
 from profdata.formats import open_instr
@@ -69,10 +75,13 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         parser.set_defaults(memory=False)
     description = release.show_kind_description if release else "Profile kind:"
     parser.add_enum_values("ProfileKind", description, *kinds)
-    parser.add_argument(
-        "--show-format", choices=("text", "json", "yaml"), default=None,
-        help="text (default) or json (profdata extra for instr profiles); yaml is refused",
-    )  # fmt: skip
+    if release is None or release.show_format_option:  # before 15: unknown, whatever its value
+        parser.add_argument(
+            "--show-format", choices=("text", "json", "yaml"), default=None,
+            help="text (default) or json (profdata extra for instr profiles); yaml is refused",
+        )  # fmt: skip
+    else:
+        parser.set_defaults(show_format=None)
     flag("--json", help="same as --show-format=json")
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
@@ -102,11 +111,6 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
         ),
         (args.profile_version, release.show_profile_version_option, "--profile-version"),
         (args.json, release.show_format_option, "--json"),
-        (
-            args.show_format is not None,
-            release.show_format_option,
-            f"--show-format={args.show_format}",
-        ),
         (args.covered, release.show_covered_option, "--covered"),
         (
             args.profiled_binary is not None,
@@ -245,10 +249,7 @@ def run(args: argparse.Namespace) -> int:
             "'--debug-info' is provided"
         )
     if len(args.inputs) > 1:
-        raise UsageError(
-            f"{_PROG}: Too many positional arguments specified!\n"
-            f"Can specify at most 1 positional arguments: See: {_PROG} --help"
-        )
+        raise positional_count_error(release, "show", 0, 1, len(args.inputs))
     fmt = "json" if args.json else (args.show_format or "text")
     if args.sample:
         return _run_sample(args, fmt)
