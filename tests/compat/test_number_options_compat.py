@@ -44,15 +44,9 @@ def test_number_spellings_are_read_as_llvm_reads_them(
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
 ) -> None:
+    commands = [OPTIONS[option](value, str(PROFILE)) for value in SPELLINGS]
     tool = llvm_profdata(release)
-    differences = []
-    for value in SPELLINGS:
-        argv = OPTIONS[option](value, str(PROFILE))
-        real = tools.run_tool(tool, argv, cwd=tmp_path)
-        ours = run_profdata(f"--llvm-release={release}", *argv)
-        if (ours.code, ours.stdout, ours.stderr) != (real.returncode, real.stdout, real.stderr):
-            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
-    assert differences == []
+    assert tools.differing(tool, release, commands, run_profdata, tmp_path, stderr="all") == []
 
 
 #: ``merge --memprof-version`` is a ``cl::opt`` of an enum whose value names are digits:
@@ -67,30 +61,13 @@ def test_memprof_version_is_matched_as_text(
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
 ) -> None:
+    commands = [
+        ["merge", f"--memprof-version={value}", str(PROFILE), "-o", "@OUT"]
+        for value in MEMPROF_SPELLINGS
+    ]
     tool = llvm_profdata(release)
-    differences = []
-    for value in MEMPROF_SPELLINGS:
-        real_out, our_out = tmp_path / "real.profdata", tmp_path / "ours.profdata"
-        real = tools.run_tool(
-            tool, ["merge", f"--memprof-version={value}", str(PROFILE), "-o", str(real_out)],
-            cwd=tmp_path,
-        )  # fmt: skip
-        ours = run_profdata(
-            f"--llvm-release={release}", "merge", f"--memprof-version={value}", str(PROFILE),
-            "-o", str(our_out),
-        )  # fmt: skip
-        # 14 and 16 add a "Did you mean" line after the refusal: the first line is compared
-        first = real.stderr.splitlines()[:1]
-        same_files = real_out.exists() == our_out.exists() and (
-            not real_out.exists() or real_out.read_bytes() == our_out.read_bytes()
-        )
-        if (ours.code, ours.stdout, ours.stderr.splitlines()[:1], same_files) != (
-            real.returncode, real.stdout, first, True,
-        ):  # fmt: skip
-            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
-        real_out.unlink(missing_ok=True)
-        our_out.unlink(missing_ok=True)
-    assert differences == []
+    # 14 and 16 add a "Did you mean" line after the refusal: the first line is compared
+    assert tools.differing(tool, release, commands, run_profdata, tmp_path, stderr="first") == []
 
 
 #: ``cl::parser<bool>``: "", true/TRUE/True/1 and false/FALSE/False/0; nothing else
@@ -114,21 +91,6 @@ def test_boolean_spellings_are_read_as_llvm_reads_them(
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
 ) -> None:
+    commands = [BOOL_OPTIONS[option](value, str(PROFILE), "@OUT") for value in BOOL_SPELLINGS]
     tool = llvm_profdata(release)
-    differences = []
-    real_out, our_out = tmp_path / "real.out", tmp_path / "ours.out"
-    for value in BOOL_SPELLINGS:
-        real = tools.run_tool(tool, BOOL_OPTIONS[option](value, str(PROFILE), str(real_out)),
-                              cwd=tmp_path)  # fmt: skip
-        argv = BOOL_OPTIONS[option](value, str(PROFILE), str(our_out))
-        ours = run_profdata(f"--llvm-release={release}", *argv)
-        same_files = real_out.exists() == our_out.exists() and (
-            not real_out.exists() or real_out.read_bytes() == our_out.read_bytes()
-        )
-        if (ours.code, ours.stdout, ours.stderr, same_files) != (
-            real.returncode, real.stdout, real.stderr, True,
-        ):  # fmt: skip
-            differences.append((value, real.returncode, real.stderr[:120], ours.code, ours.stderr))
-        real_out.unlink(missing_ok=True)
-        our_out.unlink(missing_ok=True)
-    assert differences == []
+    assert tools.differing(tool, release, commands, run_profdata, tmp_path, stderr="all") == []

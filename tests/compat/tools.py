@@ -60,10 +60,13 @@ def compare_with_tool(
     scratch: Path,
     *,
     first_error_line: bool = False,
+    stderr: str = "",
 ) -> tuple[bool, subprocess.CompletedProcess[bytes]]:
     """Run one command through the real tool and through ``profdata --llvm-release``:
     whether exit status, stdout and the file written at ``@OUT`` agree (and, if asked,
-    whether our stderr holds the real tool's first error line); the real run.
+    whether our stderr holds the real tool's first error line, or ``stderr="all"``/``"first"``
+    equals its stderr or first stderr line -- "Try: ARGV0 --help" cut, as the real tool
+    names its own path); the real run.
     """
     theirs, ours = scratch / "theirs.out", scratch / "ours.out"
     for path in (theirs, ours):
@@ -77,11 +80,19 @@ def compare_with_tool(
         same = theirs.exists() == ours.exists() and (
             not theirs.exists() or theirs.read_bytes() == ours.read_bytes()
         )
+    if same and stderr:
+        same = _stderr(real.stderr, stderr) == _stderr(got.stderr, stderr)
     if same and first_error_line:
         lines = real.stderr.decode(errors="replace").splitlines()
         wanted = next((x for x in lines if x.startswith(("error: ", "warning: "))), "")
         same = wanted in got.stderr.decode(errors="replace")
     return same, real
+
+
+def _stderr(text: bytes, part: str) -> bytes:
+    if part == "first":
+        text = text.split(b"\n", 1)[0]
+    return text.split(b"  Try: ", 1)[0] if part == "first" else text
 
 
 def differing(
@@ -90,11 +101,14 @@ def differing(
     commands: Sequence[Sequence[str]],
     run_profdata: Callable[..., CliResult],
     scratch: Path,
+    *,
+    stderr: str = "",
 ) -> list[str]:
-    """The commands (``@OUT`` marks the output) on which profdata and the real tool differ."""
+    """The commands (``@OUT`` marks the output) on which profdata and the real tool differ
+    (``stderr``: see :func:`compare_with_tool`)."""
     found = []
     for args in commands:
-        same, real = compare_with_tool(tool, release, args, run_profdata, scratch)
+        same, real = compare_with_tool(tool, release, args, run_profdata, scratch, stderr=stderr)
         if not same:
             found.append(f"{' '.join(args)} (llvm exit {real.returncode})")
     return found
