@@ -293,7 +293,7 @@ class FileError(ProfdataError):
     """A file that cannot be opened, read or written; LLVM prints ``FILE: strerror``."""
 
     def headline(self) -> str:
-        return f"{self.path}: {self.detail}" if self.path is not None else self.detail
+        return f"{self.path}: {self.detail}" if self.path else self.detail
 
     def __str__(self) -> str:
         return self.headline()

@@ -142,6 +142,8 @@ class Release:
     memprof_mib_fields: int  # fields of MIBEntryDef.inc (19+: the access histogram)
     memprof_blake3_frame_ids: bool  # frames keyed by BLAKE3 (before: Frame::hash())
     memprof_show_indexed: bool  # show --memory reads indexed profiles (before: raw only)
+    #: show --memory errors print the file and the message on two lines (15-19; 14: "F: msg")
+    memprof_show_split_errors: bool
     memprof_yaml_input: bool  # merge reads MemProf YAML
 
 
@@ -248,6 +250,7 @@ def _row(n: int) -> Release:
         memprof_mib_fields=27 if n >= 19 else 25,
         memprof_blake3_frame_ids=n >= 20,
         memprof_show_indexed=n >= 20,
+        memprof_show_split_errors=15 <= n < 20,
         memprof_yaml_input=n >= 20,
     )
 

@@ -275,7 +275,8 @@ def positional_count_error(
     if given < least:
         return CommandLineError(
             f"{tool}: Not enough positional command line arguments specified!\n"
-            f"Must specify at least {least} positional arguments: See: {tool} --help"
+            f"Must specify at least {least} positional argument{'s' if least > 1 else ''}: "
+            f"See: {tool} --help"
         )
     return CommandLineError(
         f"{tool}: Too many positional arguments specified!\n"

@@ -185,7 +185,9 @@ def _check_release_options(args: argparse.Namespace) -> None:
         args.release, args.memprof_version, args.memprof_full_schema
     )
     if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
-        raise UsageError(f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!")
+        raise CommandLineError(
+            f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!"
+        )
     if not rel.merge_function_filters:
         if args.function:
             raise _unknown(f"--function={args.function}", args)

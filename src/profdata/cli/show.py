@@ -223,8 +223,6 @@ def _run_memory(args: argparse.Namespace, release: Release) -> int:
     """``showMemProfProfile``: indexed MemProf data as YAML (raw .memprofraw is refused)."""
     from profdata.ops.show_memory import show_memory_file
 
-    if not args.inputs:
-        raise UsageError("the positional argument '<profdata-file>' is required")
     fmt = "json" if args.json else (args.show_format or "text")
     text = show_memory_file(args.inputs[0], release, fmt)
     out = Output(args.output)
@@ -236,13 +234,15 @@ def _run_memory(args: argparse.Namespace, release: Release) -> int:
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
     check_release(args, release)
-    if args.memory:
-        return _run_memory(args, release)
     if args.debug_info is not None:
         if not release.correlate_debug_info:
             raise _unknown(f"--debug-info={args.debug_info}", args)
         if args.debug_info:
             return _run_debug_info(args, release)
+    if not release.correlate_debug_info and not args.inputs:  # 13: a required positional
+        raise positional_count_error(release, "show", 1, 1, 0)
+    if args.inputs == [""] and release.correlate_debug_info:  # an empty name is none
+        args.inputs = []
     if not args.inputs:
         raise UsageError(
             "the positional argument '<profdata-file>' is required unless "
@@ -250,6 +250,8 @@ def run(args: argparse.Namespace) -> int:
         )
     if len(args.inputs) > 1:
         raise positional_count_error(release, "show", 0, 1, len(args.inputs))
+    if args.memory:  # after the checks above, which show_main makes before any profile kind
+        return _run_memory(args, release)
     fmt = "json" if args.json else (args.show_format or "text")
     if args.sample:
         return _run_sample(args, fmt)

@@ -52,17 +52,19 @@ def show_memory_file(path: str, release: Release, show_format: str = "text") -> 
     try:
         contents = map_file(path)
     except FileError as exc:
-        if release.memprof_show_indexed:
+        if not release.memprof_show_split_errors:
             raise
-        # 16 and 19 print the file's name and the system's message on two lines.
+        # 15 to 19 print the file's name and the system's message on two lines.
         raise FileError(f"{path}\n{exc.detail}") from exc
     magic = bytes(contents[: len(INDEXED_MAGIC)])
     if is_memprof_raw(magic):
         raise raw_memprof_refused(path)
     if not release.memprof_show_indexed:
+        split = release.memprof_show_split_errors
         raise FormatError(
             f"llvm-profdata {release.number} shows only raw MemProf profiles",
-            llvm_message=f"{path}\n{_BAD_MAGIC}",
+            path=None if split else path,
+            llvm_message=f"{path}\n{_BAD_MAGIC}" if split else _BAD_MAGIC,
         )
     if magic != INDEXED_MAGIC:
         raise FormatError("not an indexed profile", path=path, llvm_message=_BAD_MAGIC)

@@ -1,4 +1,4 @@
-"""Options given twice, and enum value names given a value, against the real tools.
+"""``cl``'s command-line rules, and show's order of checks, against the real tools.
 
 ``cl`` rules that argparse does not have:
 
@@ -80,6 +80,17 @@ COMMANDS = [
     ["overlap", PROFILE],
     ["overlap", PROFILE, PROFILE, PROFILE],
     ["show", "--show-format=bogus", PROFILE],
+    # an empty file name: show takes it for none; elsewhere the error has no "FILE: " part
+    ["show", ""],
+    ["show"],  # 13 requires the positional; 14 and later name --debug-info
+    ["show", "--memory", ""],
+    ["merge", "", "-o", OUT],
+    ["merge", "--weighted-input=2,", "-o", OUT],
+    ["merge", "--failure-mode=warn", "", PROFILE, "-o", OUT],
+    # show checks its input and --debug-info before it looks at the profile kind
+    ["show", "--memory", "--debug-info=/nonexistent/binary"],
+    ["show", "--memory", PROFILE, PROFILE],
+    ["show", "--memory", PROFILE],
 ]
 
 
