@@ -87,6 +87,28 @@ COMMANDS = [
     ["merge", "", "-o", OUT],
     ["merge", "--weighted-input=2,", "-o", OUT],
     ["merge", "--failure-mode=warn", "", PROFILE, "-o", OUT],
+    # an option the release lacks is unknown whatever its value; widths as in LLVM
+    ["merge", "--temporal-profile-max-trace-length=x", PROFILE, "-o", OUT],
+    [
+        "merge",
+        "--temporal-profile-trace-reservoir-size=18446744073709551616",
+        PROFILE,
+        "-o",
+        OUT,
+    ],
+    ["merge", "--max-debug-info-correlation-warnings=4294967296", PROFILE, "-o", OUT],
+    ["show", "--max-debug-info-correlation-warnings=-1", PROFILE],
+    ["merge", "--sample", "--output-size-limit=x", PROFILE, "-o", OUT],
+    ["merge", "--sample", "--convert-sample-profile-layout=bogus", PROFILE, "-o", OUT],
+    ["merge", "-j", "4294967296", PROFILE, "-o", OUT],
+    [
+        "merge",
+        "--sample",
+        "--sample-frame-depth-for-cold-context=4294967296",
+        PROFILE,
+        "-o",
+        OUT,
+    ],
     # show checks its input and --debug-info before it looks at the profile kind
     ["show", "--memory", "--debug-info=/nonexistent/binary"],
     ["show", "--memory", PROFILE, PROFILE],

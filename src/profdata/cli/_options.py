@@ -84,12 +84,24 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         action = self.add_argument(*names, action="store_true", help=help, dest=dest)
         self._bool_options.update(action.option_strings)
 
-    def add_uint(self, *names: str, help: str, default: int | None = None, bits: int = 64) -> None:
-        """A ``cl::opt<unsigned>`` (``bits=32``) or ``cl::opt<uint64_t>`` option.
+    def add_uint(
+        self,
+        *names: str,
+        help: str,
+        default: int | None = None,
+        bits: int = 32,
+        available: bool = True,
+    ) -> None:
+        """A ``cl::opt<unsigned>`` (``bits=32``) or ``cl::opt<uint64_t>`` (``bits=64``) option.
 
         ``None`` as the default lets the caller tell an option given from one
-        left out, which the release checks need.
+        left out.  An option the selected release lacks (``available=False``)
+        is not registered: ``cl`` then reports the word as unknown, whatever its
+        value, instead of judging the value.
         """
+        if not available:
+            self.set_defaults(**{names[-1].lstrip("-").replace("-", "_"): default})
+            return
         parse = uint32 if bits == 32 else uint64
         self.add_argument(*names, type=parse, default=default, help=help)
 
@@ -325,8 +337,8 @@ def uint32(text: str) -> int:
 
 
 def uint64(text: str) -> int:
-    """A ``cl::opt<uint64_t>`` value (also what ``-j`` takes here)."""
-    return _unsigned(text, 64)
+    """A ``cl::opt<uint64_t>`` value (``unsigned long`` on the LP64 Linux builds)."""
+    return _unsigned(text, 64, "ulong")
 
 
 def ullong(text: str) -> int:

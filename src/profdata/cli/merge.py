@@ -88,14 +88,16 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_argument("--function", default="", help="keep only functions matching regex")
     parser.add_argument("--no-function", default="", help="drop functions matching regex")
+    release = parser.release
+    temporal = release is None or release.merge_temporal_traces
     parser.add_uint(
-        "--temporal-profile-trace-reservoir-size",
+        "--temporal-profile-trace-reservoir-size", bits=64, available=temporal,
         help="maximum number of stored temporal profile traces (default: 100)",
-    )
+    )  # fmt: skip
     parser.add_uint(
-        "--temporal-profile-max-trace-length",
+        "--temporal-profile-max-trace-length", bits=64, available=temporal,
         help="maximum length of one temporal profile trace (default: 10000)",
-    )
+    )  # fmt: skip
     parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
     parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
     parser.add_argument(
@@ -134,6 +136,7 @@ def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_uint(
         "--max-debug-info-correlation-warnings",
+        available=parser.release is None or parser.release.show_correlation_warnings_option,
         help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
     )
 
@@ -144,9 +147,6 @@ def _check_correlation_options(args: argparse.Namespace) -> None:
         raise _unknown(f"--debug-info={args.debug_info}", args)
     if args.binary_file and not rel.merge_binary_file_option:
         raise _unknown(f"--binary-file={args.binary_file}", args)
-    limit = args.max_debug_info_correlation_warnings
-    if limit is not None and not rel.show_correlation_warnings_option:
-        raise _unknown(f"--max-debug-info-correlation-warnings={limit}", args)
 
 
 def _warn(line: str) -> None:
@@ -193,17 +193,6 @@ def _check_release_options(args: argparse.Namespace) -> None:
             raise _unknown(f"--function={args.function}", args)
         if args.no_function:
             raise _unknown(f"--no-function={args.no_function}", args)
-    if not rel.merge_temporal_traces:
-        if args.temporal_profile_trace_reservoir_size is not None:
-            raise _unknown(
-                f"--temporal-profile-trace-reservoir-size={args.temporal_profile_trace_reservoir_size}",
-                args,
-            )
-        if args.temporal_profile_max_trace_length is not None:
-            raise _unknown(
-                f"--temporal-profile-max-trace-length={args.temporal_profile_max_trace_length}",
-                args,
-            )
     if args.keep_vtable_symbols and not rel.merge_keep_vtable_symbols:
         raise _unknown("--keep-vtable-symbols", args)
     if args.write_prev_version and not rel.merge_write_prev_version:

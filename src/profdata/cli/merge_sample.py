@@ -49,10 +49,15 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--split-layout", help="ext-binary: profiles with/without inlinees apart (22)")
     parser.add_flag("--drop-profile-symbol-list", help="do not keep the inputs' symbol lists")
     parser.add_argument("--prof-sym-list", default="", help="file of symbols for the symbol list")
-    parser.add_argument(
-        "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
-        help="convert the merged profile to the nest or flat layout (LLVM 17+)",
-    )  # fmt: skip
+    release = parser.release
+    if release is None or release.sample_merge_convert_layout_option:
+        # before 17 the word is unknown, so its value is never looked at
+        parser.add_argument(
+            "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
+            help="convert the merged profile to the nest or flat layout (LLVM 17+)",
+        )  # fmt: skip
+    else:
+        parser.set_defaults(convert_sample_profile_layout=None)
     parser.add_flag("--gen-cs-nested-profile", help="CS profiles: nest the contexts (LLVM 14/16)")
     parser.add_flag("--sample-merge-cold-context", help="CS: merge cold contexts into base")
     parser.add_flag("--sample-trim-cold-context", help="CS: drop cold contexts")
@@ -63,9 +68,10 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )
     parser.allow_repeats("--sample-frame-depth-for-cold-context")  # cl::ZeroOrMore in 14
     parser.add_uint(
-        "--output-size-limit",
+        "--output-size-limit", bits=64,
+        available=release is None or release.sample_merge_output_size_limit_option,
         help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
-    )
+    )  # fmt: skip
 
 
 def _unknown(option: str, rel: Release) -> CommandLineError:
@@ -78,15 +84,10 @@ def check_release_options(args: argparse.Namespace) -> None:
     rel = args.release
     if args.drop_profile_symbol_list and not rel.sample_merge_drop_symbol_list_option:
         raise _unknown("--drop-profile-symbol-list", rel)
-    if args.output_size_limit is not None and not rel.sample_merge_output_size_limit_option:
-        raise _unknown(f"--output-size-limit={args.output_size_limit}", rel)
     if args.split_layout and not rel.sample_merge_split_layout_option:
         raise _unknown("--split-layout", rel)
     if args.gen_cs_nested_profile and not rel.sample_merge_gen_cs_nested_option:
         raise _unknown("--gen-cs-nested-profile", rel)
-    layout = args.convert_sample_profile_layout
-    if layout is not None and not rel.sample_merge_convert_layout_option:
-        raise _unknown(f"--convert-sample-profile-layout={layout}", rel)
 
 
 def merge_options(args: argparse.Namespace) -> SampleMergeOptions:

@@ -90,10 +90,11 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="show the profile metadata in this binary's debug info (the profile is not read)",
     )  # fmt: skip
     parser.add_argument("--profiled-binary", default=None, help="MemProf: the profiled binary")
-    parser.add_argument(
-        "--max-debug-info-correlation-warnings", type=uint32, default=None,
+    parser.add_uint(
+        "--max-debug-info-correlation-warnings",
+        available=release is None or release.show_correlation_warnings_option,
         help="debug-info correlation warnings limit (LLVM 17+)",
-    )  # fmt: skip
+    )
 
 
 def _unknown(arg: str, args: argparse.Namespace) -> CommandLineError:
@@ -116,11 +117,6 @@ def check_release(args: argparse.Namespace, release: Release) -> None:
             args.profiled_binary is not None,
             release.profiled_binary_option,
             f"--profiled-binary={args.profiled_binary}",
-        ),
-        (
-            args.max_debug_info_correlation_warnings is not None,
-            release.show_correlation_warnings_option,
-            f"--max-debug-info-correlation-warnings={args.max_debug_info_correlation_warnings}",
         ),
     ]
     for given, known, spelling in gates:

@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cache
 
 from profdata.model.instr import TemporalTrace
 
@@ -35,18 +36,31 @@ _MT_N = 624
 _MT_M = 397
 
 
+@cache
+def _seeded(seed: int) -> tuple[int, ...]:
+    """The generator's state right after ``seed(seed)``."""
+    state = [seed & _M32]
+    for i in range(1, _MT_N):
+        prev = state[-1]
+        state.append((1812433253 * (prev ^ (prev >> 30)) + i) & _M32)
+    return tuple(state)
+
+
 class MT19937:
-    """``std::mt19937`` with ``seed()``'s default 5489: 32-bit outputs, one per call."""
+    """``std::mt19937`` with ``seed()``'s default 5489: 32-bit outputs, one per call.
+
+    Every writer context owns one, and ``-j N`` makes N contexts whether or not
+    they ever sample a trace, so the state is only laid out on the first draw.
+    """
 
     def __init__(self, seed: int = 5489) -> None:
-        state = [seed & _M32]
-        for i in range(1, _MT_N):
-            prev = state[-1]
-            state.append((1812433253 * (prev ^ (prev >> 30)) + i) & _M32)
-        self._state = state
+        self._seed = seed
+        self._state: list[int] = []
         self._index = _MT_N
 
     def _twist(self) -> None:
+        if not self._state:
+            self._state = list(_seeded(self._seed))
         mt = self._state
         for i in range(_MT_N):
             y = (mt[i] & 0x80000000) | (mt[(i + 1) % _MT_N] & 0x7FFFFFFF)

@@ -279,6 +279,7 @@ def test_mt19937_matches_the_standard() -> None:
     for _ in range(9999):
         rng()
     assert rng() == 4123659995  # [rand.predef]: the 10000th value of default mt19937
+    assert MT19937(1)() == 1791095845  # the state is laid out on the first draw, seed kept
 
 
 def test_uniform_int_stays_in_range_across_the_upscaling_boundary() -> None:
