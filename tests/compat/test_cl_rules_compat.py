@@ -101,6 +101,12 @@ COMMANDS = [
     ["merge", "--sample", "--output-size-limit=x", PROFILE, "-o", OUT],
     ["merge", "--sample", "--convert-sample-profile-layout=bogus", PROFILE, "-o", OUT],
     ["merge", "-j", "4294967296", PROFILE, "-o", OUT],
+    ["show", "--covered=0", PROFILE],  # a flag the release lacks is unknown even when false
+    ["show", "--profile-version=false", PROFILE],
+    ["merge", "--keep-vtable-symbols=0", PROFILE, "-o", OUT],
+    ["merge", "--write-prev-version=0", PROFILE, "-o", OUT],
+    ["merge", "--sample", "--split-layout=0", PROFILE, "-o", OUT],
+    ["merge", "--sample", "--gen-cs-nested-profile=0", PROFILE, "-o", OUT],
     [
         "merge",
         "--sample",

@@ -79,8 +79,17 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         """Options that may occur more than once in every release."""
         self._repeatable.update(names)
 
-    def add_flag(self, *names: str, help: str, dest: str | None = None) -> None:
-        """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``."""
+    def add_flag(
+        self, *names: str, help: str, dest: str | None = None, available: bool = True
+    ) -> None:
+        """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``.
+
+        One the selected release lacks (``available=False``) is not registered, so
+        ``--flag=0`` is an unknown argument there too, not a quiet no.
+        """
+        if not available:
+            self.set_defaults(**{dest or names[-1].lstrip("-").replace("-", "_"): False})
+            return
         action = self.add_argument(*names, action="store_true", help=help, dest=dest)
         self._bool_options.update(action.option_strings)
 

@@ -98,8 +98,16 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         "--temporal-profile-max-trace-length", bits=64, available=temporal,
         help="maximum length of one temporal profile trace (default: 10000)",
     )  # fmt: skip
-    parser.add_flag("--keep-vtable-symbols", help="keep vtable names in the output")
-    parser.add_flag("--write-prev-version", help="write indexed version 11 (LLVM 18+)")
+    parser.add_flag(
+        "--keep-vtable-symbols",
+        available=parser.release is None or parser.release.merge_keep_vtable_symbols,
+        help="keep vtable names in the output",
+    )
+    parser.add_flag(
+        "--write-prev-version",
+        available=parser.release is None or parser.release.merge_write_prev_version,
+        help="write indexed version 11 (LLVM 18+)",
+    )
     parser.add_argument(
         "--memprof-version", default=None,
         help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
@@ -193,10 +201,6 @@ def _check_release_options(args: argparse.Namespace) -> None:
             raise _unknown(f"--function={args.function}", args)
         if args.no_function:
             raise _unknown(f"--no-function={args.no_function}", args)
-    if args.keep_vtable_symbols and not rel.merge_keep_vtable_symbols:
-        raise _unknown("--keep-vtable-symbols", args)
-    if args.write_prev_version and not rel.merge_write_prev_version:
-        raise _unknown("--write-prev-version", args)
     if args.profiled_binary and not rel.profiled_binary_option:
         raise _unknown(f"--profiled-binary={args.profiled_binary}", args)
     _check_correlation_options(args)
@@ -252,7 +256,6 @@ def _encode(
 
 def run(args: argparse.Namespace) -> int:
     _check_release_options(args)
-    merge_sample.check_release_options(args)  # unknown to the release in either mode
     supplement = merge_supplement.wanted(args)
     if args.dask and (supplement or args.sample):
         raise UsageError("--dask merges instrumentation profiles only")

@@ -17,9 +17,9 @@ import sys
 from typing import TYPE_CHECKING
 
 from profdata.atomic import atomic_write_bytes
-from profdata.cli._options import LlvmArgumentParser, unknown_argument
+from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
-from profdata.errors import CommandLineError, UsageError
+from profdata.errors import UsageError
 from profdata.ops.merge import FailureMode, InputFailure
 from profdata.ops.merge_inputs import collect, read_remapping
 
@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # the sample readers and writers load only when a sample merg
         SampleMergeOptions,
         SampleOutputOptions,
     )
-    from profdata.releases import Release
 
 PROG = "llvm-profdata merge"
 LAYOUTS = ("nest", "flat")
@@ -46,8 +45,16 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--use-md5", help="ext-binary: MD5 name table")
     parser.add_flag("--compress-all-sections", help="ext-binary: compress every section")
     parser.add_flag("--gen-partial-profile", help="ext-binary: mark the profile as partial")
-    parser.add_flag("--split-layout", help="ext-binary: profiles with/without inlinees apart (22)")
-    parser.add_flag("--drop-profile-symbol-list", help="do not keep the inputs' symbol lists")
+    parser.add_flag(
+        "--split-layout",
+        available=parser.release is None or parser.release.sample_merge_split_layout_option,
+        help="ext-binary: profiles with/without inlinees apart (22)",
+    )
+    parser.add_flag(
+        "--drop-profile-symbol-list",
+        available=parser.release is None or parser.release.sample_merge_drop_symbol_list_option,
+        help="do not keep the inputs' symbol lists",
+    )
     parser.add_argument("--prof-sym-list", default="", help="file of symbols for the symbol list")
     release = parser.release
     if release is None or release.sample_merge_convert_layout_option:
@@ -58,7 +65,11 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         )  # fmt: skip
     else:
         parser.set_defaults(convert_sample_profile_layout=None)
-    parser.add_flag("--gen-cs-nested-profile", help="CS profiles: nest the contexts (LLVM 14/16)")
+    parser.add_flag(
+        "--gen-cs-nested-profile",
+        available=parser.release is None or parser.release.sample_merge_gen_cs_nested_option,
+        help="CS profiles: nest the contexts (LLVM 14/16)",
+    )
     parser.add_flag("--sample-merge-cold-context", help="CS: merge cold contexts into base")
     parser.add_flag("--sample-trim-cold-context", help="CS: drop cold contexts")
     parser.add_uint(
@@ -72,22 +83,6 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         available=release is None or release.sample_merge_output_size_limit_option,
         help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
     )  # fmt: skip
-
-
-def _unknown(option: str, rel: Release) -> CommandLineError:
-    return unknown_argument(option, "merge", rel.cl_errors_name_subcommand)
-
-
-def check_release_options(args: argparse.Namespace) -> None:
-    """Refuse the sample options the selected release's llvm-profdata did not know (with or
-    without ``--sample``: ``cl::opt`` knows no modes)."""
-    rel = args.release
-    if args.drop_profile_symbol_list and not rel.sample_merge_drop_symbol_list_option:
-        raise _unknown("--drop-profile-symbol-list", rel)
-    if args.split_layout and not rel.sample_merge_split_layout_option:
-        raise _unknown("--split-layout", rel)
-    if args.gen_cs_nested_profile and not rel.sample_merge_gen_cs_nested_option:
-        raise _unknown("--gen-cs-nested-profile", rel)
 
 
 def merge_options(args: argparse.Namespace) -> SampleMergeOptions:

@@ -40,12 +40,17 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="<profdata-file>")
     parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
     flag = parser.add_flag
+    r = parser.release
     flag("--all-functions", help="details for each and every function")
     parser.add_argument("--function", default="", help="only functions whose name contains this")
     flag("--counts", help="show counter values for shown functions")
     flag("--ic-targets", help="show indirect call site target values for shown functions")
     flag("--memop-sizes", help="show the profiled sizes of memory intrinsic calls")
-    flag("--show-vtables", help="show vtable names for shown functions (LLVM 19+)")
+    flag(
+        "--show-vtables",
+        available=r is None or r.show_vtables_option,
+        help="show vtable names for shown functions (LLVM 19+)",
+    )
     flag("--text", help="show instr profile data in text dump format")
     parser.add_argument("--topn", type=uint32, default=0, help="list the N hottest functions")
     flag("--detailed-summary", help="show detailed profile summary")
@@ -58,12 +63,24 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="functions whose maximum count is below this are not printed",
     )  # fmt: skip
     flag("--list-below-cutoff", help="only list the functions below --value-cutoff")
-    flag("--covered", help="show only the functions that have been executed")
+    flag(
+        "--covered",
+        available=r is None or r.show_covered_option,
+        help="show only the functions that have been executed",
+    )
     flag("--showcs", help="show context sensitive counts")
     flag("--hot-func-list", help="list hot functions (instr: LLVM 22+)")
     flag("--binary-ids", help="show binary ids in the profile")
-    flag("--profile-version", help="show profile version (LLVM 16+)")
-    flag("--temporal-profile-traces", help="show temporal profile traces (LLVM 17+)")
+    flag(
+        "--profile-version",
+        available=r is None or r.show_profile_version_option,
+        help="show profile version (LLVM 16+)",
+    )
+    flag(
+        "--temporal-profile-traces",
+        available=r is None or r.show_temporal_traces_option,
+        help="show temporal profile traces (LLVM 17+)",
+    )
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
     release = parser.release
@@ -82,7 +99,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         )  # fmt: skip
     else:
         parser.set_defaults(show_format=None)
-    flag("--json", help="same as --show-format=json")
+    flag("--json", available=r is None or r.show_format_option, help="same as --show-format=json")
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
     parser.add_argument(
@@ -104,15 +121,6 @@ def _unknown(arg: str, args: argparse.Namespace) -> CommandLineError:
 def check_release(args: argparse.Namespace, release: Release) -> None:
     """Refuse options the selected release's llvm-profdata did not have."""
     gates: list[tuple[bool, bool, str]] = [
-        (args.show_vtables, release.show_vtables_option, "--show-vtables"),
-        (
-            args.temporal_profile_traces,
-            release.show_temporal_traces_option,
-            "--temporal-profile-traces",
-        ),
-        (args.profile_version, release.show_profile_version_option, "--profile-version"),
-        (args.json, release.show_format_option, "--json"),
-        (args.covered, release.show_covered_option, "--covered"),
         (
             args.profiled_binary is not None,
             release.profiled_binary_option,
