@@ -71,6 +71,7 @@ COMMANDS = [
     ["merge", PROFILE, "-o", "-x.profdata", "--sparse"],
     ["show", "--function", "-x", PROFILE],
     ["merge", PROFILE, "-o"],
+    ["merge", PROFILE, f"--o={OUT}", "--j=2"],  # a one-letter option takes two dashes too
     ["merge", "-j"],
     ["show", "-function"],
     ["show", "--topn"],

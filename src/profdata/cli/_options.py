@@ -147,6 +147,9 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 raise grouped_option_error(arg, letter, self.tool)
             occurrences.count(name)
             action = occurrences.actions.get(("-" if len(name) == 1 else "--") + name)
+            if action is not None and len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
+                out.append(f"-{name}={value}")
+                continue
             if action is not None and not eq and _takes_value(action):
                 # cl takes the next word as the value whatever it looks like (-o -x)
                 following = next(words, None)
