@@ -102,6 +102,9 @@ COMMANDS = [
     ["merge", "--sample", "--output-size-limit=x", PROFILE, "-o", OUT],
     ["merge", "--sample", "--convert-sample-profile-layout=bogus", PROFILE, "-o", OUT],
     ["merge", "-j", "4294967296", PROFILE, "-o", OUT],
+    ["merge", "--function", "x", PROFILE, "-o", OUT],  # typed apart: cl sees '--function'
+    ["merge", "--debug-info", "/nonexistent/binary", PROFILE, "-o", OUT],
+    ["show", "--profiled-binary", "/nonexistent/binary", PROFILE],
     ["show", "--covered=0", PROFILE],  # a flag the release lacks is unknown even when false
     ["show", "--profile-version=false", PROFILE],
     ["merge", "--keep-vtable-symbols=0", PROFILE, "-o", OUT],

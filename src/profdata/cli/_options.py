@@ -67,6 +67,15 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         #: options ``cl`` lets occur more than once even in 14 (``cl::list``, ``cl::ZeroOrMore``)
         self._repeatable: set[str] = set()
 
+    def add_value(self, *names: str, available: bool = True, **kwargs: Any) -> None:
+        """``add_argument`` of a string option, left out (its default set) when the selected
+        release lacks it, so that the word is unknown to the parser as it was to ``cl``."""
+        if available:
+            self.add_argument(*names, **kwargs)
+        else:
+            dest = kwargs.get("dest") or names[-1].lstrip("-").replace("-", "_")
+            self.set_defaults(**{dest: kwargs.get("default")})
+
     def add_enum_values(self, option: str, description: str, *names: str) -> None:
         """Mark ``names`` (added as flags by the caller) as the value names of one
         ``cl::opt`` enum, which ``cl`` parses apart from other options: a value after

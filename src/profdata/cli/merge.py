@@ -22,7 +22,7 @@ import sys
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli import merge_sample, merge_supplement
-from profdata.cli._options import LlvmArgumentParser, unknown_argument
+from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
 from profdata.errors import CommandLineError, UsageError
 from profdata.formats import text as text_format
@@ -86,8 +86,13 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         "--failure-mode", choices=[m.value for m in FailureMode], default="any",
         help="fail if any / all inputs are invalid, or only warn",
     )  # fmt: skip
-    parser.add_argument("--function", default="", help="keep only functions matching regex")
-    parser.add_argument("--no-function", default="", help="drop functions matching regex")
+    filters = parser.release is None or parser.release.merge_function_filters
+    parser.add_value(
+        "--function", available=filters, default="", help="keep only functions matching regex"
+    )
+    parser.add_value(
+        "--no-function", available=filters, default="", help="drop functions matching regex"
+    )
     release = parser.release
     temporal = release is None or release.merge_temporal_traces
     parser.add_uint(
@@ -113,8 +118,9 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
     )  # fmt: skip
     parser.add_flag("--memprof-full-schema", help="write every MemInfoBlock field (LLVM 19+)")
-    parser.add_argument(
+    parser.add_value(
         "--profiled-binary", default="",
+        available=parser.release is None or parser.release.profiled_binary_option,
         help="the binary of raw MemProf inputs (accepted; .memprofraw inputs are refused)",
     )  # fmt: skip
     add_correlation_arguments(parser)
@@ -134,12 +140,15 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
 
 def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
     """``--debug-info`` / ``--binary-file``: the binary of lightweight raw profiles."""
-    parser.add_argument(
+    release = parser.release
+    parser.add_value(
         "--debug-info", default="", metavar="BINARY",
+        available=release is None or release.correlate_debug_info,
         help="correlate lightweight raw profiles with this binary's debug info (LLVM 14+)",
     )  # fmt: skip
-    parser.add_argument(
+    parser.add_value(
         "--binary-file", default="", metavar="BINARY",
+        available=release is None or release.merge_binary_file_option,
         help="correlate lightweight raw profiles with this unstripped binary (LLVM 18+)",
     )  # fmt: skip
     parser.add_uint(
@@ -147,14 +156,6 @@ def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
         available=parser.release is None or parser.release.show_correlation_warnings_option,
         help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
     )
-
-
-def _check_correlation_options(args: argparse.Namespace) -> None:
-    rel = args.release
-    if args.debug_info and not rel.correlate_debug_info:
-        raise _unknown(f"--debug-info={args.debug_info}", args)
-    if args.binary_file and not rel.merge_binary_file_option:
-        raise _unknown(f"--binary-file={args.binary_file}", args)
 
 
 def _warn(line: str) -> None:
@@ -182,10 +183,6 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
     return lambda path: read_correlated(path, correlation)
 
 
-def _unknown(option: str, args: argparse.Namespace) -> CommandLineError:
-    return unknown_argument(option, "merge", args.release.cl_errors_name_subcommand)
-
-
 def _check_release_options(args: argparse.Namespace) -> None:
     """Refuse what the selected release's llvm-profdata did not know."""
     rel = args.release
@@ -196,14 +193,6 @@ def _check_release_options(args: argparse.Namespace) -> None:
         raise CommandLineError(
             f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!"
         )
-    if not rel.merge_function_filters:
-        if args.function:
-            raise _unknown(f"--function={args.function}", args)
-        if args.no_function:
-            raise _unknown(f"--no-function={args.no_function}", args)
-    if args.profiled_binary and not rel.profiled_binary_option:
-        raise _unknown(f"--profiled-binary={args.profiled_binary}", args)
-    _check_correlation_options(args)
 
 
 def print_diagnostic(diagnostic: Diagnostic) -> None:

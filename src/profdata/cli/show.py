@@ -22,10 +22,9 @@ from profdata.cli._options import (
     positional_count_error,
     uint32,
     uint_list,
-    unknown_argument,
 )
 from profdata.cli._output import Output
-from profdata.errors import CommandLineError, ProfdataError, UsageError
+from profdata.errors import ProfdataError, UsageError
 from profdata.formats import open_instr
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge_memprof import memprof_input_error
@@ -102,34 +101,20 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--json", available=r is None or r.show_format_option, help="same as --show-format=json")
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
-    parser.add_argument(
+    parser.add_value(
         "--debug-info", default=None, metavar="BINARY",
+        available=release is None or release.correlate_debug_info,
         help="show the profile metadata in this binary's debug info (the profile is not read)",
     )  # fmt: skip
-    parser.add_argument("--profiled-binary", default=None, help="MemProf: the profiled binary")
+    parser.add_value(
+        "--profiled-binary", default=None, help="MemProf: the profiled binary",
+        available=release is None or release.profiled_binary_option,
+    )  # fmt: skip
     parser.add_uint(
         "--max-debug-info-correlation-warnings",
         available=release is None or release.show_correlation_warnings_option,
         help="debug-info correlation warnings limit (LLVM 17+)",
     )
-
-
-def _unknown(arg: str, args: argparse.Namespace) -> CommandLineError:
-    return unknown_argument(arg, "show", args.release.cl_errors_name_subcommand)
-
-
-def check_release(args: argparse.Namespace, release: Release) -> None:
-    """Refuse options the selected release's llvm-profdata did not have."""
-    gates: list[tuple[bool, bool, str]] = [
-        (
-            args.profiled_binary is not None,
-            release.profiled_binary_option,
-            f"--profiled-binary={args.profiled_binary}",
-        ),
-    ]
-    for given, known, spelling in gates:
-        if given and not known:
-            raise _unknown(spelling, args)
 
 
 def options_from_args(args: argparse.Namespace) -> ShowOptions:
@@ -237,12 +222,8 @@ def _run_memory(args: argparse.Namespace, release: Release) -> int:
 
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
-    check_release(args, release)
-    if args.debug_info is not None:
-        if not release.correlate_debug_info:
-            raise _unknown(f"--debug-info={args.debug_info}", args)
-        if args.debug_info:
-            return _run_debug_info(args, release)
+    if args.debug_info:
+        return _run_debug_info(args, release)
     if not release.correlate_debug_info and not args.inputs:  # 13: a required positional
         raise positional_count_error(release, "show", 1, 1, 0)
     if args.inputs == [""] and release.correlate_debug_info:  # an empty name is none
