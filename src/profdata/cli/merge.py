@@ -43,7 +43,7 @@ from profdata.ops.merge import (
 )
 from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import WeightedFile, collect, read_remapping
-from profdata.ops.merge_memprof import check_memprof_options
+from profdata.ops.merge_memprof import check_memprof_version
 
 PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
@@ -113,11 +113,15 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         available=parser.release is None or parser.release.merge_write_prev_version,
         help="write indexed version 11 (LLVM 18+)",
     )
-    parser.add_argument(
-        "--memprof-version", default=None,
+    versions = parser.release.memprof_write_versions if parser.release else (2, 3)
+    parser.add_value(
+        "--memprof-version", default=None, available=len(versions) > 1,
         help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
     )  # fmt: skip
-    parser.add_flag("--memprof-full-schema", help="write every MemInfoBlock field (LLVM 19+)")
+    parser.add_flag(
+        "--memprof-full-schema", available=2 in versions,
+        help="write every MemInfoBlock field (LLVM 19+)",
+    )  # fmt: skip
     parser.add_value(
         "--profiled-binary", default="",
         available=parser.release is None or parser.release.profiled_binary_option,
@@ -186,9 +190,7 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
 def _check_release_options(args: argparse.Namespace) -> None:
     """Refuse what the selected release's llvm-profdata did not know."""
     rel = args.release
-    args.memprof_version = check_memprof_options(
-        args.release, args.memprof_version, args.memprof_full_schema
-    )
+    args.memprof_version = check_memprof_version(args.release, args.memprof_version)
     if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
         raise CommandLineError(
             f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!"

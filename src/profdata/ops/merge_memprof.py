@@ -30,31 +30,18 @@ from profdata.model.instr import InstrProfile
 from profdata.model.memprof import MemProfData, MemProfRecord
 from profdata.releases import Release
 
-_PROG = "llvm-profdata merge"
 
-
-def check_memprof_options(release: Release, version: str | None, full_schema: bool) -> int | None:
-    """``--memprof-version`` / ``--memprof-full-schema`` as ``release`` parses them; the
-    version asked for.
+def check_memprof_version(release: Release, version: str | None) -> int | None:
+    """``--memprof-version`` as ``release`` parses it (releases without the option never
+    register it); the version asked for.
 
     LLVM's option is an enum whose value names are the version numbers, so
     only the exact text matches: ``03``, ``+3`` or `` 3`` name no option.
     """
-    if version is not None:
-        if len(release.memprof_write_versions) < 2:
-            raise CommandLineError(
-                f"{_PROG}: Unknown command line argument '--memprof-version={version}'.  "
-                f"Try: '{_PROG} --help'"
-            )
-        if version not in {str(v) for v in release.memprof_write_versions}:
-            raise CommandLineError(
-                "llvm-profdata: for the --memprof-version option: "
-                f"Cannot find option named '{version}'!"
-            )
-    if full_schema and 2 not in release.memprof_write_versions:
+    if version is not None and version not in {str(v) for v in release.memprof_write_versions}:
         raise CommandLineError(
-            f"{_PROG}: Unknown command line argument '--memprof-full-schema'.  "
-            f"Try: '{_PROG} --help'"
+            "llvm-profdata: for the --memprof-version option: "
+            f"Cannot find option named '{version}'!"
         )
     return None if version is None else int(version)
 
