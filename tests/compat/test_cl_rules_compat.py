@@ -105,6 +105,8 @@ COMMANDS = [
     ["merge", "--function", "x", PROFILE, "-o", OUT],  # typed apart: cl sees '--function'
     ["merge", "--debug-info", "/nonexistent/binary", PROFILE, "-o", OUT],
     ["show", "--profiled-binary", "/nonexistent/binary", PROFILE],
+    ["merge", "--bogus= 3", PROFILE, "-o", OUT],  # argparse took a word with a blank for a file
+    ["show", PROFILE, "-1"],
     ["show", "--covered=0", PROFILE],  # a flag the release lacks is unknown even when false
     ["show", "--profile-version=false", PROFILE],
     ["merge", "--keep-vtable-symbols=0", PROFILE, "-o", OUT],

@@ -156,6 +156,11 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 raise grouped_option_error(arg, letter, self.tool)
             occurrences.count(name)
             action = occurrences.actions.get(("-" if len(name) == 1 else "--") + name)
+            if action is None:  # cl calls any unmatched dash word an option (argparse may
+                raise CommandLineError(  # take '-x y', with its blank, for a file)
+                    f"{self.tool}: Unknown command line argument '{arg}'.  "
+                    f"Try: '{self.tool} --help'"
+                )
             if action is not None and len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
                 out.append(f"-{name}={value}")
                 continue
