@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
-from collections.abc import Container, Sequence
+from collections.abc import Callable, Container, Sequence
 from pathlib import Path
 from typing import Any, NoReturn
 
@@ -66,6 +66,10 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._enum_values: dict[str, tuple[str, str]] = {}
         #: options ``cl`` lets occur more than once even in 14 (``cl::list``, ``cl::ZeroOrMore``)
         self._repeatable: set[str] = set()
+
+    def knows(self, feature: Callable[[Release], bool]) -> bool:
+        """Whether the selected release has ``feature`` (a parser without one has them all)."""
+        return self.release is None or feature(self.release)
 
     def add_value(self, *names: str, available: bool = True, **kwargs: Any) -> None:
         """``add_argument`` of a string option, left out (its default set) when the selected

@@ -86,15 +86,14 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         "--failure-mode", choices=[m.value for m in FailureMode], default="any",
         help="fail if any / all inputs are invalid, or only warn",
     )  # fmt: skip
-    filters = parser.release is None or parser.release.merge_function_filters
+    filters = parser.knows(lambda r: r.merge_function_filters)
     parser.add_value(
         "--function", available=filters, default="", help="keep only functions matching regex"
     )
     parser.add_value(
         "--no-function", available=filters, default="", help="drop functions matching regex"
     )
-    release = parser.release
-    temporal = release is None or release.merge_temporal_traces
+    temporal = parser.knows(lambda r: r.merge_temporal_traces)
     parser.add_uint(
         "--temporal-profile-trace-reservoir-size", bits=64, available=temporal,
         help="maximum number of stored temporal profile traces (default: 100)",
@@ -105,12 +104,12 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_flag(
         "--keep-vtable-symbols",
-        available=parser.release is None or parser.release.merge_keep_vtable_symbols,
+        available=parser.knows(lambda r: r.merge_keep_vtable_symbols),
         help="keep vtable names in the output",
     )
     parser.add_flag(
         "--write-prev-version",
-        available=parser.release is None or parser.release.merge_write_prev_version,
+        available=parser.knows(lambda r: r.merge_write_prev_version),
         help="write indexed version 11 (LLVM 18+)",
     )
     versions = parser.release.memprof_write_versions if parser.release else (2, 3)
@@ -124,7 +123,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )  # fmt: skip
     parser.add_value(
         "--profiled-binary", default="",
-        available=parser.release is None or parser.release.profiled_binary_option,
+        available=parser.knows(lambda r: r.profiled_binary_option),
         help="the binary of raw MemProf inputs (accepted; .memprofraw inputs are refused)",
     )  # fmt: skip
     add_correlation_arguments(parser)
@@ -144,20 +143,19 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
 
 def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
     """``--debug-info`` / ``--binary-file``: the binary of lightweight raw profiles."""
-    release = parser.release
     parser.add_value(
         "--debug-info", default="", metavar="BINARY",
-        available=release is None or release.correlate_debug_info,
+        available=parser.knows(lambda r: r.correlate_debug_info),
         help="correlate lightweight raw profiles with this binary's debug info (LLVM 14+)",
     )  # fmt: skip
     parser.add_value(
         "--binary-file", default="", metavar="BINARY",
-        available=release is None or release.merge_binary_file_option,
+        available=parser.knows(lambda r: r.merge_binary_file_option),
         help="correlate lightweight raw profiles with this unstripped binary (LLVM 18+)",
     )  # fmt: skip
     parser.add_uint(
         "--max-debug-info-correlation-warnings",
-        available=parser.release is None or parser.release.show_correlation_warnings_option,
+        available=parser.knows(lambda r: r.show_correlation_warnings_option),
         help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
     )
 

@@ -36,7 +36,7 @@ LAYOUTS = ("nest", "flat")
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
     """The sample-only options of ``merge`` (the instr path ignores them, as LLVM does)."""
-    if parser.release is None or parser.release.sample_merge_compbinary_option:
+    if parser.knows(lambda r: r.sample_merge_compbinary_option):
         # a release without it does not know the word at all (-compbinary=1 included)
         parser.add_argument(
             "--compbinary", dest="output_format", action="store_const", const="compbinary",
@@ -47,17 +47,16 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--gen-partial-profile", help="ext-binary: mark the profile as partial")
     parser.add_flag(
         "--split-layout",
-        available=parser.release is None or parser.release.sample_merge_split_layout_option,
+        available=parser.knows(lambda r: r.sample_merge_split_layout_option),
         help="ext-binary: profiles with/without inlinees apart (22)",
     )
     parser.add_flag(
         "--drop-profile-symbol-list",
-        available=parser.release is None or parser.release.sample_merge_drop_symbol_list_option,
+        available=parser.knows(lambda r: r.sample_merge_drop_symbol_list_option),
         help="do not keep the inputs' symbol lists",
     )
     parser.add_argument("--prof-sym-list", default="", help="file of symbols for the symbol list")
-    release = parser.release
-    if release is None or release.sample_merge_convert_layout_option:
+    if parser.knows(lambda r: r.sample_merge_convert_layout_option):
         # before 17 the word is unknown, so its value is never looked at
         parser.add_argument(
             "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
@@ -67,7 +66,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         parser.set_defaults(convert_sample_profile_layout=None)
     parser.add_flag(
         "--gen-cs-nested-profile",
-        available=parser.release is None or parser.release.sample_merge_gen_cs_nested_option,
+        available=parser.knows(lambda r: r.sample_merge_gen_cs_nested_option),
         help="CS profiles: nest the contexts (LLVM 14/16)",
     )
     parser.add_flag("--sample-merge-cold-context", help="CS: merge cold contexts into base")
@@ -80,7 +79,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.allow_repeats("--sample-frame-depth-for-cold-context")  # cl::ZeroOrMore in 14
     parser.add_uint(
         "--output-size-limit", bits=64,
-        available=release is None or release.sample_merge_output_size_limit_option,
+        available=parser.knows(lambda r: r.sample_merge_output_size_limit_option),
         help="drop the coldest functions until the output fits (bytes, LLVM 17+)",
     )  # fmt: skip
 

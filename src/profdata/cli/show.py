@@ -39,7 +39,6 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_argument("inputs", nargs="*", metavar="<profdata-file>")
     parser.add_argument("-o", "--output", default="-", help="output file ('-' = stdout)")
     flag = parser.add_flag
-    r = parser.release
     flag("--all-functions", help="details for each and every function")
     parser.add_argument("--function", default="", help="only functions whose name contains this")
     flag("--counts", help="show counter values for shown functions")
@@ -47,7 +46,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--memop-sizes", help="show the profiled sizes of memory intrinsic calls")
     flag(
         "--show-vtables",
-        available=r is None or r.show_vtables_option,
+        available=parser.knows(lambda r: r.show_vtables_option),
         help="show vtable names for shown functions (LLVM 19+)",
     )
     flag("--text", help="show instr profile data in text dump format")
@@ -64,7 +63,7 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--list-below-cutoff", help="only list the functions below --value-cutoff")
     flag(
         "--covered",
-        available=r is None or r.show_covered_option,
+        available=parser.knows(lambda r: r.show_covered_option),
         help="show only the functions that have been executed",
     )
     flag("--showcs", help="show context sensitive counts")
@@ -72,47 +71,51 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     flag("--binary-ids", help="show binary ids in the profile")
     flag(
         "--profile-version",
-        available=r is None or r.show_profile_version_option,
+        available=parser.knows(lambda r: r.show_profile_version_option),
         help="show profile version (LLVM 16+)",
     )
     flag(
         "--temporal-profile-traces",
-        available=r is None or r.show_temporal_traces_option,
+        available=parser.knows(lambda r: r.show_temporal_traces_option),
         help="show temporal profile traces (LLVM 17+)",
     )
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
     release = parser.release
     kinds: tuple[str, ...] = ("--instr", "--sample")
-    if release is None or release.show_memory_option:  # 13 does not know the word at all
+    if parser.knows(lambda r: r.show_memory_option):  # 13 does not know the word at all
         flag("--memory", help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)")
         kinds += ("--memory",)
     else:
         parser.set_defaults(memory=False)
     description = release.show_kind_description if release else "Profile kind:"
     parser.add_enum_values("ProfileKind", description, *kinds)
-    if release is None or release.show_format_option:  # before 15: unknown, whatever its value
+    if parser.knows(lambda r: r.show_format_option):  # before 15: unknown, whatever its value
         parser.add_argument(
             "--show-format", choices=("text", "json", "yaml"), default=None,
             help="text (default) or json (profdata extra for instr profiles); yaml is refused",
         )  # fmt: skip
     else:
         parser.set_defaults(show_format=None)
-    flag("--json", available=r is None or r.show_format_option, help="same as --show-format=json")
+    flag(
+        "--json",
+        available=parser.knows(lambda r: r.show_format_option),
+        help="same as --show-format=json",
+    )
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
     parser.add_value(
         "--debug-info", default=None, metavar="BINARY",
-        available=release is None or release.correlate_debug_info,
+        available=parser.knows(lambda r: r.correlate_debug_info),
         help="show the profile metadata in this binary's debug info (the profile is not read)",
     )  # fmt: skip
     parser.add_value(
         "--profiled-binary", default=None, help="MemProf: the profiled binary",
-        available=release is None or release.profiled_binary_option,
+        available=parser.knows(lambda r: r.profiled_binary_option),
     )  # fmt: skip
     parser.add_uint(
         "--max-debug-info-correlation-warnings",
-        available=release is None or release.show_correlation_warnings_option,
+        available=parser.knows(lambda r: r.show_correlation_warnings_option),
         help="debug-info correlation warnings limit (LLVM 17+)",
     )
 
