@@ -144,9 +144,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         refusal = getattr(command, "unavailable", None)
         if refusal is not None and (error := refusal(rel)) is not None:
             raise error
-        tool = f"{PROG} {rest[0]}" if rel.cl_errors_name_subcommand else PROG
         parser = _options.LlvmArgumentParser(
-            prog=f"{PROG} {rest[0]}", tool=tool, command=rest[0], release=rel
+            prog=f"{PROG} {rest[0]}",
+            tool=_options.cl_tool(rel, rest[0]),
+            command=rest[0],
+            release=rel,
         )
         command.add_arguments(parser)
         args = parser.parse_llvm_args(rest[1:])

@@ -71,14 +71,18 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         """Whether the selected release has ``feature`` (a parser without one has them all)."""
         return self.release is None or feature(self.release)
 
-    def add_value(self, *names: str, available: bool = True, **kwargs: Any) -> None:
-        """``add_argument`` of a string option, left out (its default set) when the selected
-        release lacks it, so that the word is unknown to the parser as it was to ``cl``."""
+    def add_value(
+        self, *names: str, available: bool = True, **kwargs: Any
+    ) -> argparse.Action | None:
+        """``add_argument``, or, when the selected release lacks the option, only its
+        default: the word is then unknown to the parser as it was to ``cl``, whatever its
+        value (``--covered=0``, ``--output-size-limit=x``)."""
         if available:
-            self.add_argument(*names, **kwargs)
-        else:
-            dest = kwargs.get("dest") or names[-1].lstrip("-").replace("-", "_")
-            self.set_defaults(**{dest: kwargs.get("default")})
+            return self.add_argument(*names, **kwargs)
+        long_names = [name for name in names if name.startswith("--")]
+        dest = kwargs.get("dest") or (long_names or names)[0].lstrip("-").replace("-", "_")
+        self.set_defaults(**{dest: kwargs.get("default")})
+        return None
 
     def add_enum_values(self, option: str, description: str, *names: str) -> None:
         """Mark ``names`` (added as flags by the caller) as the value names of one
@@ -95,16 +99,14 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     def add_flag(
         self, *names: str, help: str, dest: str | None = None, available: bool = True
     ) -> None:
-        """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``.
-
-        One the selected release lacks (``available=False``) is not registered, so
-        ``--flag=0`` is an unknown argument there too, not a quiet no.
-        """
-        if not available:
-            self.set_defaults(**{dest or names[-1].lstrip("-").replace("-", "_"): False})
-            return
-        action = self.add_argument(*names, action="store_true", help=help, dest=dest)
-        self._bool_options.update(action.option_strings)
+        """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``
+        (``available``: see :meth:`add_value`)."""
+        action = self.add_value(
+            *names, available=available, action="store_true", default=False, help=help,
+            dest=dest,
+        )  # fmt: skip
+        if action is not None:
+            self._bool_options.update(action.option_strings)
 
     def add_uint(
         self,
@@ -117,15 +119,10 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         """A ``cl::opt<unsigned>`` (``bits=32``) or ``cl::opt<uint64_t>`` (``bits=64``) option.
 
         ``None`` as the default lets the caller tell an option given from one
-        left out.  An option the selected release lacks (``available=False``)
-        is not registered: ``cl`` then reports the word as unknown, whatever its
-        value, instead of judging the value.
+        left out (``available``: see :meth:`add_value`).
         """
-        if not available:
-            self.set_defaults(**{names[-1].lstrip("-").replace("-", "_"): default})
-            return
         parse = uint32 if bits == 32 else uint64
-        self.add_argument(*names, type=parse, default=default, help=help)
+        self.add_value(*names, available=available, type=parse, default=default, help=help)
 
     def error(self, message: str) -> NoReturn:
         raise CommandLineError(llvm_usage_message(message, self.tool))
@@ -158,17 +155,17 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             letter = grouped_letter(arg, long_names, VALUE_LETTERS.get(self.command, ""))
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
-            occurrences.count(name)
-            action = occurrences.actions.get(("-" if len(name) == 1 else "--") + name)
+            action = occurrences.actions.get(_spelled(name))
             if action is None:  # cl calls any unmatched dash word an option (argparse may
                 raise CommandLineError(  # take '-x y', with its blank, for a file)
                     f"{self.tool}: Unknown command line argument '{arg}'.  "
                     f"Try: '{self.tool} --help'"
                 )
-            if action is not None and len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
+            occurrences.count(name, action)
+            if len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
                 out.append(f"-{name}={value}")
                 continue
-            if action is not None and not eq and _takes_value(action):
+            if not eq and _takes_value(action):
                 # cl takes the next word as the value whatever it looks like (-o -x)
                 following = next(words, None)
                 if following is None:
@@ -226,11 +223,8 @@ class _Occurrences:
         self.seen: set[str] = set()
         self.actions = {opt: action for action in parser._actions for opt in action.option_strings}
 
-    def count(self, name: str) -> None:
-        if not self.active:
-            return
-        action = self.actions.get(("-" if len(name) == 1 else "--") + name)
-        if action is None or isinstance(action, argparse._AppendAction):
+    def count(self, name: str, action: argparse.Action) -> None:
+        if not self.active or isinstance(action, argparse._AppendAction):
             return
         spelled = _option("/".join(action.option_strings))
         enum = self.parser._enum_values.get(name)
@@ -308,12 +302,17 @@ def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
     )
 
 
+def cl_tool(release: Release, command: str) -> str:
+    """How ``cl`` names the tool in its errors: 16 and older add the subcommand (its own
+    parser); 17 and later print ARGV0, ``llvm-profdata`` here."""
+    return f"llvm-profdata {command}" if release.cl_errors_name_subcommand else "llvm-profdata"
+
+
 def positional_count_error(
     release: Release, command: str, least: int, most: int, given: int
 ) -> CommandLineError:
-    """``cl``'s refusal of too few or too many positional arguments (16 and older name the
-    subcommand; 17 and later send to ``ARGV0 --help``, ``llvm-profdata`` here)."""
-    tool = f"llvm-profdata {command}" if release.cl_errors_name_subcommand else "llvm-profdata"
+    """``cl``'s refusal of too few or too many positional arguments."""
+    tool = cl_tool(release, command)
     if given < least:
         return CommandLineError(
             f"{tool}: Not enough positional command line arguments specified!\n"
@@ -331,16 +330,6 @@ def format_hint(release: Release) -> str:
     --memory to suggest)."""
     hint = "Perhaps you forgot to use the --sample or --memory option?"
     return hint if release.show_memory_option else hint.replace(" or --memory", "")
-
-
-def unknown_argument(option: str, command: str, subcommand_named: bool) -> CommandLineError:
-    """An option the selected release did not have, refused the way its ``cl`` parser
-    refuses it (printed bare; 16 and older name the subcommand)."""
-    tool = f"llvm-profdata {command}" if subcommand_named else "llvm-profdata"
-    letter = grouped_letter(option, (), VALUE_LETTERS.get(command, ""))
-    if letter is not None:
-        return grouped_option_error(option, letter, tool)
-    return CommandLineError(llvm_usage_message(f"unrecognized arguments: {option}", tool))
 
 
 def comma_list(text: str) -> list[str]:

@@ -24,7 +24,7 @@ from profdata.atomic import atomic_write_bytes
 from profdata.cli import merge_sample, merge_supplement
 from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
-from profdata.errors import CommandLineError, UsageError
+from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
@@ -43,7 +43,6 @@ from profdata.ops.merge import (
 )
 from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import WeightedFile, collect, read_remapping
-from profdata.ops.merge_memprof import check_memprof_version
 
 PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
@@ -70,20 +69,23 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag("--instr", help="instrumentation profile (default)")
     parser.add_flag("--sample", help="sample profile")
     parser.add_enum_values("ProfileKind", "Profile kind:", "--instr", "--sample")
-    for fmt in ("binary", "extbinary", "text", "gcc"):
+    formats = ("binary", "extbinary", "text", "gcc")
+    for fmt in formats:
         parser.add_argument(
             f"--{fmt}", dest="output_format", action="store_const", const=fmt,
             help=f"write the {fmt} encoding",
         )  # fmt: skip
-    formats = ("--binary", "--extbinary", "--text", "--gcc", "--compbinary")
-    parser.add_enum_values("OutputFormat", "Format of output profile", *formats)
+    enum_values = [f"--{fmt}" for fmt in (*formats, "compbinary")]  # merge_sample: compbinary
+    parser.add_enum_values("OutputFormat", "Format of output profile", *enum_values)
     parser.add_flag("--sparse", help="drop functions whose counters are all zero")
     parser.add_uint(
         "-j", "--num-threads", default=0,
         help="LLVM writer contexts to replay (default: LLVM's choice for 2 threads)",
     )  # fmt: skip
+    warn_mode = parser.knows(lambda r: r.merge_failure_mode_warn)
     parser.add_argument(
-        "--failure-mode", choices=[m.value for m in FailureMode], default="any",
+        "--failure-mode", default="any",
+        choices=[m.value for m in FailureMode if m != FailureMode.WARN or warn_mode],
         help="fail if any / all inputs are invalid, or only warn",
     )  # fmt: skip
     filters = parser.knows(lambda r: r.merge_function_filters)
@@ -113,8 +115,9 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="write indexed version 11 (LLVM 18+)",
     )
     versions = parser.release.memprof_write_versions if parser.release else (2, 3)
-    parser.add_value(
+    parser.add_value(  # an enum named by digits: only the exact text matches ("03" does not)
         "--memprof-version", default=None, available=len(versions) > 1,
+        choices=[str(v) for v in versions],
         help="MemProf version of the written section (22: 2, 3 (default), 4; 19: 0-3)",
     )  # fmt: skip
     parser.add_flag(
@@ -185,16 +188,6 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
     return lambda path: read_correlated(path, correlation)
 
 
-def _check_release_options(args: argparse.Namespace) -> None:
-    """Refuse what the selected release's llvm-profdata did not know."""
-    rel = args.release
-    args.memprof_version = check_memprof_version(args.release, args.memprof_version)
-    if args.failure_mode == "warn" and not rel.merge_failure_mode_warn:
-        raise CommandLineError(
-            f"{PROG}: for the --failure-mode option: Cannot find option named 'warn'!"
-        )
-
-
 def print_diagnostic(diagnostic: Diagnostic) -> None:
     """One diagnostic as llvm-profdata prints it (plus our located detail for bad inputs)."""
     err = sys.stderr
@@ -239,12 +232,12 @@ def _encode(
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
     return encode_indexed(
         merged, release=args.release, version=version, sparse=args.sparse,
-        memprof_version=args.memprof_version, memprof_full_schema=args.memprof_full_schema,
+        memprof_version=None if args.memprof_version is None else int(args.memprof_version),
+        memprof_full_schema=args.memprof_full_schema,
     )  # fmt: skip
 
 
 def run(args: argparse.Namespace) -> int:
-    _check_release_options(args)
     supplement = merge_supplement.wanted(args)
     if args.dask and (supplement or args.sample):
         raise UsageError("--dask merges instrumentation profiles only")

@@ -36,12 +36,11 @@ LAYOUTS = ("nest", "flat")
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
     """The sample-only options of ``merge`` (the instr path ignores them, as LLVM does)."""
-    if parser.knows(lambda r: r.sample_merge_compbinary_option):
-        # a release without it does not know the word at all (-compbinary=1 included)
-        parser.add_argument(
-            "--compbinary", dest="output_format", action="store_const", const="compbinary",
-            help="write the compact binary sample encoding (LLVM 14/16)",
-        )  # fmt: skip
+    parser.add_value(
+        "--compbinary", dest="output_format", action="store_const", const="compbinary",
+        available=parser.knows(lambda r: r.sample_merge_compbinary_option),
+        help="write the compact binary sample encoding (LLVM 14/16)",
+    )  # fmt: skip
     parser.add_flag("--use-md5", help="ext-binary: MD5 name table")
     parser.add_flag("--compress-all-sections", help="ext-binary: compress every section")
     parser.add_flag("--gen-partial-profile", help="ext-binary: mark the profile as partial")
@@ -56,14 +55,11 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
         help="do not keep the inputs' symbol lists",
     )
     parser.add_argument("--prof-sym-list", default="", help="file of symbols for the symbol list")
-    if parser.knows(lambda r: r.sample_merge_convert_layout_option):
-        # before 17 the word is unknown, so its value is never looked at
-        parser.add_argument(
-            "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
-            help="convert the merged profile to the nest or flat layout (LLVM 17+)",
-        )  # fmt: skip
-    else:
-        parser.set_defaults(convert_sample_profile_layout=None)
+    parser.add_value(
+        "--convert-sample-profile-layout", default=None, choices=LAYOUTS,
+        available=parser.knows(lambda r: r.sample_merge_convert_layout_option),
+        help="convert the merged profile to the nest or flat layout (LLVM 17+)",
+    )  # fmt: skip
     parser.add_flag(
         "--gen-cs-nested-profile",
         available=parser.knows(lambda r: r.sample_merge_gen_cs_nested_option),

@@ -20,7 +20,7 @@ import re
 import sys
 
 from profdata.atomic import atomic_write_bytes
-from profdata.cli._options import LlvmArgumentParser, format_hint, unknown_argument
+from profdata.cli._options import LlvmArgumentParser, format_hint
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
 from profdata.ops.merge_inputs import collect, read_remapping
 from profdata.releases import Release
@@ -64,23 +64,24 @@ def c_float(text: str) -> float:
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
-    """The four options of ``merge`` that belong to the supplement mode."""
-    parser.add_argument(
-        "--supplement-instr-with-sample", default="", metavar="SAMPLEFILE",
+    """The four options of ``merge`` that belong to the supplement mode (none before 12)."""
+    known = parser.knows(lambda r: r.merge_supplement_option)
+    parser.add_value(
+        "--supplement-instr-with-sample", default="", metavar="SAMPLEFILE", available=known,
         help="raise the counters of functions cold in the instr profile but warm or hot "
         "in this sample profile (one instr input; indexed or --text output)",
     )  # fmt: skip
-    parser.add_argument(
-        "--zero-counter-threshold", type=c_float, default=None,
+    parser.add_value(
+        "--zero-counter-threshold", type=c_float, default=None, available=known,
         help="drop (pseudo-count) a supplemented function whose ratio of zero counters "
         "is above this (default 0.7)",
     )  # fmt: skip
     parser.add_uint(
-        "--suppl-min-size-threshold", bits=32,
+        "--suppl-min-size-threshold", available=known,
         help="leave functions with fewer counters alone (default 10)",
     )  # fmt: skip
     parser.add_uint(
-        "--instr-prof-cold-threshold", bits=32,
+        "--instr-prof-cold-threshold", available=known,
         help="the instr profile's cold count (default 0: from its summary)",
     )  # fmt: skip
 
@@ -95,19 +96,11 @@ DEFAULTS = {
 
 
 def wanted(args: argparse.Namespace) -> bool:
-    """Whether this merge is a supplement; fills in the defaults.
-
-    A release without the mode refuses its options as unknown.
-    """
+    """Whether this merge is a supplement; fills in the defaults."""
     for option, default in DEFAULTS.items():
         value = getattr(args, option)
         if value is None or value == "":
             setattr(args, option, default)
-        elif not args.release.merge_supplement_option:
-            spelled = option.replace("_", "-")
-            raise unknown_argument(
-                f"--{spelled}={value}", "merge", args.release.cl_errors_name_subcommand
-            )
     return bool(args.supplement_instr_with_sample)
 
 

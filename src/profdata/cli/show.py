@@ -81,27 +81,19 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     )
     flag("--instr", help="instrumentation profile (default)")
     flag("--sample", help="sample profile")
-    release = parser.release
-    kinds: tuple[str, ...] = ("--instr", "--sample")
-    if parser.knows(lambda r: r.show_memory_option):  # 13 does not know the word at all
-        flag("--memory", help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)")
-        kinds += ("--memory",)
-    else:
-        parser.set_defaults(memory=False)
-    description = release.show_kind_description if release else "Profile kind:"
-    parser.add_enum_values("ProfileKind", description, *kinds)
-    if parser.knows(lambda r: r.show_format_option):  # before 15: unknown, whatever its value
-        parser.add_argument(
-            "--show-format", choices=("text", "json", "yaml"), default=None,
-            help="text (default) or json (profdata extra for instr profiles); yaml is refused",
-        )  # fmt: skip
-    else:
-        parser.set_defaults(show_format=None)
     flag(
-        "--json",
-        available=parser.knows(lambda r: r.show_format_option),
-        help="same as --show-format=json",
-    )
+        "--memory", available=parser.knows(lambda r: r.show_memory_option),
+        help="MemProf memory access profile (indexed: LLVM 20+; raw: refused)",
+    )  # fmt: skip
+    release = parser.release
+    description = release.show_kind_description if release else "Profile kind:"
+    parser.add_enum_values("ProfileKind", description, "--instr", "--sample", "--memory")
+    formats = parser.knows(lambda r: r.show_format_option)
+    parser.add_value(
+        "--show-format", choices=("text", "json", "yaml"), default=None, available=formats,
+        help="text (default) or json (profdata extra for instr profiles); yaml is refused",
+    )  # fmt: skip
+    flag("--json", available=formats, help="same as --show-format=json")
     flag("--show-prof-sym-list", help="sample profiles: show the profile symbol list")
     flag("--show-sec-info-only", help="sample profiles: show section information only")
     parser.add_value(

@@ -12,7 +12,6 @@ see :func:`add_input_memprof` for what LLVM 22 really keeps).
 from __future__ import annotations
 
 from profdata.errors import (
-    CommandLineError,
     FormatError,
     ProfdataError,
 )
@@ -29,21 +28,6 @@ from profdata.formats.memprof_yaml import EMPTY_PROFILE, is_memprof_yaml, mempro
 from profdata.model.instr import InstrProfile
 from profdata.model.memprof import MemProfData, MemProfRecord
 from profdata.releases import Release
-
-
-def check_memprof_version(release: Release, version: str | None) -> int | None:
-    """``--memprof-version`` as ``release`` parses it (releases without the option never
-    register it); the version asked for.
-
-    LLVM's option is an enum whose value names are the version numbers, so
-    only the exact text matches: ``03``, ``+3`` or `` 3`` name no option.
-    """
-    if version is not None and version not in {str(v) for v in release.memprof_write_versions}:
-        raise CommandLineError(
-            "llvm-profdata: for the --memprof-version option: "
-            f"Cannot find option named '{version}'!"
-        )
-    return None if version is None else int(version)
 
 
 def add_input_memprof(dest: MemProfData, incoming: MemProfData) -> None:
