@@ -119,6 +119,8 @@ def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
         ordinal = np.full(len(live), k, dtype=np.int64)
         found.append((live, ordinal, kind, at + 8, num_sites, at + head, num_values))
         record[live] = at + head + 16 * num_values
+    if not found:  # every blob holds no kind record (NumValueKinds 0)
+        return ValueRecords(empty, empty, empty, empty, empty, empty, np.flatnonzero(bad))
     blob, ordinal, kind, sites_at, num_sites, values_at, num_values = (
         np.concatenate(column) for column in zip(*found, strict=True)
     )

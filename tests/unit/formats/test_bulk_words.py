@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from profdata.formats._binary import ByteReader
 from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_runs import _key_words
-from profdata.formats.raw_values import chain_starts
+from profdata.formats.raw_values import chain_starts, scan_blobs
 from profdata.model.instr import distinct
 from profdata.model.names import name_bytes, names_bytes
 
@@ -94,3 +94,11 @@ def test_distinct_is_sorted_unique(values: list[int]) -> None:
 @given(st.lists(st.text(max_size=6), max_size=6))
 def test_names_bytes_is_name_bytes_of_each(names: list[str]) -> None:
     assert names_bytes(names) == [name_bytes(n) for n in names]
+
+
+def test_blobs_without_kind_records_scan_to_no_records() -> None:
+    """A mutated raw profile whose value blobs all claim NumValueKinds 0 once crashed
+    the scan (no column to join); the blobs hold no record and are not bad."""
+    data = struct.pack("<II", 8, 0) + struct.pack("<II", 16, 0) + b"\0" * 8
+    found = scan_blobs(ByteReader(memoryview(data)), np.array([0, 8], dtype=np.int64))
+    assert found.blob.tolist() == [] and found.kind.tolist() == [] and found.bad.tolist() == []
