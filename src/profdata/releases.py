@@ -4,9 +4,9 @@
 named question (``release.text_writes_bitmaps``) instead of comparing version
 numbers, so adding a release is adding a row.  Releases 14, 16, 19 and 22 were
 verified against the real tools, and so were 13 and 15 (Debian bookworm's llvm-13
-and llvm-15: instrumentation profiles, the supplement mode, and 15's sample
-profiles; 13's sample formats are not modelled); the others are derived from the
-format versions each release writes (``shared/spec/README.md``).
+and llvm-15: instrumentation profiles, the supplement mode and the sample
+formats); the others are derived from the format versions each release writes
+(``shared/spec/README.md``).
 """
 
 from __future__ import annotations
@@ -108,6 +108,11 @@ class Release:
     sample_text_skips_blank_lines: bool  # lines of spaces only are skipped (before: an error)
     sample_text_flat_marker: bool  # " !Flat" after a top-level profile is accepted
     sample_text_nested_metadata: bool  # "!CFGChecksum" in inlinees (13: top level only)
+    #: 13's sample layer: profiles in a ``StringMap`` keyed by the name with its context
+    #: (iterated in its hash order, written by TotalSamples then that name descending), CS
+    #: contexts as ``[...]`` strings in the name table, six ext-binary sections (no CS name
+    #: table), FuncMetadata of top-level profiles only, text metadata at the top level only
+    sample_string_map_profiles: bool
     sample_text_vtables: bool  # "N: vtables T:C ..." type profile lines
     sample_text_metadata_error: bool  # "Cannot parse metadata: " (before: the body-line message)
     #: a body line offset >= 2**16 is an error (before: the function silently ends mid-record)
@@ -134,6 +139,7 @@ class Release:
     #: a repeated top-level profile in a binary file adds up (before: it replaces the first)
     sample_binary_duplicates_merge: bool
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
+    show_sample_topn: bool  # --topn lists the hottest sample functions (13: instr only)
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
     # -- MemProf in indexed profiles (formats/memprof.py; verified on 16, 19, 22)
     memprof_read_versions: tuple[int, ...]  # (0,): V0 only, with no version word (<= 17)
@@ -225,6 +231,7 @@ def _row(n: int) -> Release:
         sample_text_skips_blank_lines=n >= 19,
         sample_text_flat_marker=n >= 22,
         sample_text_nested_metadata=n >= 14,
+        sample_string_map_profiles=n <= 13,
         sample_text_vtables=n >= 22,
         sample_text_metadata_error=n >= 22,
         sample_binary_illegal_offset_error=n >= 22,
@@ -243,6 +250,7 @@ def _row(n: int) -> Release:
         sample_md5_function_ids=n >= 18,
         sample_binary_duplicates_merge=n >= 17,
         show_sample_missing_function_unnamed=n >= 19,
+        show_sample_topn=n >= 14,
         show_sample_internal_count_line=n >= 22,
         memprof_read_versions=_memprof_versions(n),
         memprof_write_versions=_memprof_versions(n),

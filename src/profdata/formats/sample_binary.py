@@ -44,6 +44,7 @@ from profdata.model.sample import (
     SampleProfile,
     SampleRecord,
     name_key,
+    sort_by_string_map_key,
     sort_func_profiles,
 )
 from profdata.model.sample_summary import summarize_profile
@@ -425,11 +426,16 @@ def write_body(
 
 
 def write(
-    profile: SampleProfile, *, skip_duplicated_into_base: bool = True, md5_names: bool = False
+    profile: SampleProfile,
+    *,
+    skip_duplicated_into_base: bool = True,
+    md5_names: bool = False,
+    by_string_map_key: bool = False,
 ) -> bytes:
     """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22).
 
-    ``skip_duplicated_into_base=False`` computes the summary as LLVM 14 does.
+    ``skip_duplicated_into_base=False`` computes the summary as LLVM 14 does;
+    ``by_string_map_key`` orders the profiles as 13 does.
     """
     reason = check_writable(profile)
     if reason is not None:
@@ -441,7 +447,12 @@ def write(
     write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
     encoder = BodyEncoder(index, md5_names, lambda fs: index[fs.name])
-    body, _ = encoder.profiles(sort_func_profiles(profile.profiles.values(), md5_names))
+    values = profile.profiles.values()
+    if by_string_map_key:
+        ordered = sort_by_string_map_key(values)
+    else:
+        ordered = sort_func_profiles(values, md5_names)
+    body, _ = encoder.profiles(ordered)
     out.bytes(body)
     return out.getvalue()
 

@@ -60,6 +60,8 @@ from profdata.formats.sample_binary import (
 )
 from profdata.formats.sample_body import function_spans, read_profiles
 from profdata.formats.sample_registry import ORDER_EXT_BINARY, SampleFormat, register
+from profdata.formats.sample_text import context_of_name
+from profdata.model.names import name_bytes
 from profdata.model.sample import (
     FunctionSamples,
     LineLocation,
@@ -279,6 +281,9 @@ class _Reader:
             md5 = entry.has(FLAG_MD5_NAME)
             profile.is_md5 = profile.is_md5 or md5
             self.names = self.name_table(cur, md5, entry.has(FLAG_FIXED_LENGTH_MD5))
+            if profile.is_cs and self.release.sample_string_map_profiles:
+                # 13 has no CS name table: a context is its "[...]" string in this one
+                self.contexts = [context_of_name(name_bytes(n)) for n in self.names]
         elif kind == SecType.CS_NAME_TABLE:
             contexts = None if self.checked else self.cs_name_table_walk(cur)
             self.contexts = self.cs_name_table(cur) if contexts is None else contexts
@@ -444,8 +449,8 @@ class _Reader:
             value = read_number(cur, "attributes", 32)
             if fs is not None:
                 fs.attributes = value
-        if self.profile.is_cs:
-            return
+        if self.profile.is_cs or self.release.sample_string_map_profiles:
+            return  # 13 keeps no inlinee metadata
         for _ in range(read_number(cur, "num_callsites", 32)):
             offset = read_number(cur, "callsite_line_offset")
             disc = read_number(cur, "callsite_discriminator")
@@ -463,6 +468,7 @@ class _Reader:
         count = len(values)
         complete = run.end == cur.end
         is_cs = self.profile.is_cs
+        top_level_only = is_cs or self.release.sample_string_map_profiles
         contexts = self.contexts
         names = self.names
 
@@ -483,7 +489,7 @@ class _Reader:
                     return -1
                 if fs is not None:
                     fs.attributes = value
-            if is_cs:
+            if top_level_only:
                 return i
             num_callsites = values[i]
             i += 1
@@ -634,13 +640,15 @@ def _flags_text(entry: SecHdrTableEntry, release: Release) -> str:
             (FLAG_PARTIAL, "partial"),
             (FLAG_FULL_CONTEXT, "context"),
             (
-                FLAG_IS_PREINLINED,
+                0 if release.sample_string_map_profiles else FLAG_IS_PREINLINED,
                 "preInlined" if release.sample_preinlined_flag else "context-nested",
             ),
             (FLAG_FS_DISCRIMINATOR, "fs-discriminator"),
         ):
             if entry.has(flag):
                 parts.append(word)
+    elif release.sample_string_map_profiles:
+        pass  # 13 names no flag of the offset table or the metadata
     elif kind == SecType.FUNC_OFFSET_TABLE:
         if entry.has(FLAG_ORDERED):
             parts.append("ordered")

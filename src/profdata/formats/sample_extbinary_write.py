@@ -51,9 +51,11 @@ from profdata.model.sample import (
     SampleProfile,
     context_key,
     name_key,
+    sort_by_string_map_key,
     sort_func_profiles,
+    string_map_key,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import profile_map_order, string_map_order
 from profdata.model.sample_summary import summarize_profile
 
 UNIQ_SUFFIX = ".__uniq."  # FunctionSamples::UniqSuffix
@@ -81,6 +83,16 @@ SPLIT_LAYOUT = (
 )
 SPLIT_WRITE_ORDER = (0, 1, 3, 2, 5, 4, 6, 7)  # writeCtxSplitLayout
 SPLIT_FLAT_SECTIONS = (4, 5)
+#: LLVM 13's layout: no CS name table (contexts are ``[...]`` names in the name table)
+STRING_MAP_LAYOUT = (
+    SecType.PROFILE_SUMMARY,
+    SecType.NAME_TABLE,
+    SecType.FUNC_OFFSET_TABLE,
+    SecType.LBR_PROFILE,
+    SecType.PROFILE_SYMBOL_LIST,
+    SecType.FUNC_METADATA,
+)
+STRING_MAP_WRITE_ORDER = (0, 1, 3, 4, 2, 5)
 
 
 @dataclass(frozen=True)
@@ -94,6 +106,10 @@ class ExtBinaryWriteOptions:
     skip_duplicated_into_base: bool = True  # the summary as 16+ computes it
     md5_frames: bool = True  # how the profile map hashes CS contexts (14/16: False)
     md5_function_ids: bool = True  # MD5 names are hash values, not strings (14/16: False)
+    #: LLVM 13 (``Release.sample_string_map_profiles``): :data:`STRING_MAP_LAYOUT`, CS
+    #: contexts as bracketed names, profiles by name descending on ties, offsets in write
+    #: order (never Ordered), FuncMetadata of top-level profiles only
+    string_map_profiles: bool = False
 
 
 class _Writer:
@@ -101,7 +117,11 @@ class _Writer:
         self.profile = profile
         self.options = options
         self.md5 = profile.is_md5 and options.md5_function_ids
-        self.layout = SPLIT_LAYOUT if options.split_layout else DEFAULT_LAYOUT
+        self.layout: tuple[SecType, ...] = DEFAULT_LAYOUT
+        if options.split_layout:
+            self.layout = SPLIT_LAYOUT
+        elif options.string_map_profiles:
+            self.layout = STRING_MAP_LAYOUT
         self.flags = [0] * len(self.layout)
         if options.compress_all_sections:
             self.flags = [FLAG_COMPRESS] * len(self.layout)
@@ -134,9 +154,12 @@ class _Writer:
                     names.add(callee.name)
                     add_names(callee)
 
+        bracketed = self.options.string_map_profiles and self.profile.is_cs
         for fs in self.profile.profiles.values():
             context = fs.context
-            if context.frames:
+            if bracketed:
+                names.add(self.bracketed(context))
+            elif context.frames:
                 names.update(frame.function for frame in context.frames)
                 contexts.add(context)
             else:
@@ -151,9 +174,16 @@ class _Writer:
         numbered = not self.options.split_layout
         self.context_index = {c: i if numbered else 0 for i, c in enumerate(cs_ordered)}
 
+    @staticmethod
+    def bracketed(context: SampleContext) -> str:
+        """13's name of a CS profile in the name table: ``[`` its map key ``]``."""
+        return "[" + string_map_key(context).decode("utf-8", "surrogateescape") + "]"
+
     def context_number(self, context: SampleContext) -> int:
         """What ``writeContextIdx`` writes: a CS name table index for contexts, else a name
-        index."""
+        index (13: the bracketed name's)."""
+        if self.options.string_map_profiles and self.profile.is_cs:
+            return self.name_index[self.bracketed(context)]
         if context.frames:
             return self.context_index[context]
         return self.name_index[context.name]
@@ -191,7 +221,10 @@ class _Writer:
     # -- profiles ------------------------------------------------------------
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
-        ordered = sort_func_profiles(profiles, self.md5)
+        if self.options.string_map_profiles:
+            ordered = sort_by_string_map_key(profiles)
+        else:
+            ordered = sort_func_profiles(profiles, self.md5)
         encoder = BodyEncoder(self.name_index, self.md5, lambda fs: self.context_number(fs.context))
         data, offsets = encoder.profiles(ordered)
         base = len(out)
@@ -202,7 +235,7 @@ class _Writer:
     def func_offset_table(self, out: ByteWriter) -> None:
         """``writeFuncOffsetTable``: write order, or context order (and Ordered) for CS."""
         entries = self.func_offsets
-        if self.profile.is_cs:
+        if self.profile.is_cs and not self.options.string_map_profiles:
             md5 = self.md5
             entries = sorted(entries, key=lambda e: context_key(e[0], md5))
             self.add_flag(SecType.FUNC_OFFSET_TABLE, FLAG_ORDERED)
@@ -213,14 +246,14 @@ class _Writer:
         self.func_offsets = []
 
     def metadata(self, values: list[int], fs: FunctionSamples) -> None:
-        """``writeFuncMetadata`` of one profile (inlinees recursively unless CS)."""
+        """``writeFuncMetadata`` of one profile (inlinees recursively unless CS or 13)."""
         profile = self.profile
         values.append(self.context_number(fs.context))
         if profile.is_probe_based:
             values.append(fs.function_hash)
         if profile.is_cs or profile.is_preinlined:
             values.append(fs.attributes)
-        if not profile.is_cs:
+        if not profile.is_cs and not self.options.string_map_profiles:
             callsites = fs.sorted_callsites(self.md5)
             values.append(len(callsites))
             for loc, callee in callsites:
@@ -250,7 +283,12 @@ class _Writer:
         if kind == SecType.PROFILE_SUMMARY:
             skip = self.options.skip_duplicated_into_base
             md5_frames = self.options.md5_frames
-            summary = summarize_profile(profile, skip_duplicated=skip, md5_frames=md5_frames)
+            summary = summarize_profile(
+                profile,
+                skip_duplicated=skip,
+                md5_frames=md5_frames,
+                string_map=self.options.string_map_profiles,
+            )
             write_summary(out, summary)
         elif kind == SecType.NAME_TABLE:
             self.name_table(out)
@@ -290,11 +328,12 @@ def write(
     opts = options or ExtBinaryWriteOptions()
     writer = _Writer(profile, opts)
     writer.collect_names()
-    order = (
-        list(map_order)
-        if map_order is not None
-        else profile_map_order(profile, opts.md5_frames, writer.md5)
-    )
+    if map_order is not None:
+        order = list(map_order)
+    elif opts.string_map_profiles:
+        order = string_map_order(profile)
+    else:
+        order = profile_map_order(profile, opts.md5_frames, writer.md5)
     everything = list(profile.profiles.values())
     layout = writer.layout
     out = ByteWriter()
@@ -312,7 +351,8 @@ def write(
             (5, flat), (4, flat), (6, everything), (7, everything),
         ]  # fmt: skip
     else:
-        sections = [(i, everything) for i in DEFAULT_WRITE_ORDER]
+        write_order = STRING_MAP_WRITE_ORDER if opts.string_map_profiles else DEFAULT_WRITE_ORDER
+        sections = [(i, everything) for i in write_order]
     for index, profiles in sections:
         if opts.split_layout and index in SPLIT_FLAT_SECTIONS:
             writer.flags[index] |= FLAG_FLAT

@@ -46,7 +46,9 @@ from profdata.model.sample import (
     SampleProfile,
     SampleRecord,
     name_key,
+    sort_by_string_map_key,
     sorted_by_name,
+    spelled,
 )
 from profdata.model.sample_summary import summarize_profile
 from profdata.releases import Release
@@ -451,9 +453,9 @@ class _Reader:
     def header(self, index: int, name: bytes | str, total: int, head_samples: int) -> None:
         self.depth_metadata = 0
         if isinstance(name, bytes):
-            context = _context_of(name)
+            context = context_of_name(name)
         elif name[:1] == "[":
-            context = _context_of(name.encode("utf-8", "surrogateescape"))
+            context = context_of_name(name.encode("utf-8", "surrogateescape"))
         else:
             context = SampleContext(name)
         if context.has_context:
@@ -529,8 +531,11 @@ class _Reader:
             if depth == 1:
                 self.top_level_probes += 1
         owner.attributes = attrs
-        if attrs & ContextAttribute.SHOULD_BE_INLINED:
-            self.preinlined = True
+        if (
+            attrs & ContextAttribute.SHOULD_BE_INLINED
+            and not self.release.sample_string_map_profiles
+        ):
+            self.preinlined = True  # 13 has no pre-inlined profiles
         self.depth_metadata = depth
 
     def read(self) -> SampleProfile:
@@ -624,12 +629,14 @@ class _Reader:
                 llvm_message=COUNTER_OVERFLOW,
             )
         profile.summary = summarize_profile(
-            profile, skip_duplicated=self.release.sample_summary_skips_duplicated_into_base
+            profile,
+            skip_duplicated=self.release.sample_summary_skips_duplicated_into_base,
+            string_map=self.release.sample_string_map_profiles,
         )
         return profile
 
 
-def _context_of(name: bytes) -> SampleContext:
+def context_of_name(name: bytes) -> SampleContext:
     """``SampleContext(Name, CSNameTable)``: ``[...]`` is a calling context."""
     if name.startswith(b"["):
         return SampleContext.of_frames(parse_context(name))
@@ -648,13 +655,21 @@ class TextWriteOptions:
     """``SampleProfileWriterText`` settings."""
 
     mark_flat: bool = False  # LLVM 22 ``--split-layout`` with ``--text``: `` !Flat`` lines
+    #: LLVM 13 (``Release.sample_string_map_profiles``): ties by name descending,
+    #: ``!CFGChecksum`` at the top level only, ``!Attributes`` of every CS profile there
+    string_map_profiles: bool = False
 
 
 def write(profile: SampleProfile, options: TextWriteOptions | None = None) -> bytes:
-    """``SampleProfileWriterText::write`` (identical output in 14, 16, 19 and 22)."""
+    """``SampleProfileWriterText::write`` (identical output in 14, 16, 19 and 22; 13 with
+    ``string_map_profiles``)."""
     opts = options or TextWriteOptions()
     out: list[str] = []
-    for fs in profile.sorted_profiles():
+    if opts.string_map_profiles:
+        functions = sort_by_string_map_key(profile.profiles.values())
+    else:
+        functions = profile.sorted_profiles()
+    for fs in functions:
         _write_sample(out, fs, profile, 0, opts)
     return "".join(out).encode("utf-8", "surrogateescape")
 
@@ -664,7 +679,7 @@ def _write_sample(
 ) -> None:
     md5 = profile.is_md5
     if profile.is_cs:
-        out.append(f"[{fs.context}]:{fs.total_samples}")
+        out.append(f"[{spelled(fs.context, opts.string_map_profiles)}]:{fs.total_samples}")
     else:
         out.append(f"{fs.name}:{fs.total_samples}")
     out.append(f":{fs.head_samples}\n" if indent == 0 else "\n")
@@ -684,10 +699,16 @@ def _write_sample(
             _write_sample(out, callee, profile, indent + 1, opts)
         if types.get(loc):
             out.append(_vtables_line(pad, loc, types[loc], md5))
-    if profile.is_probe_based:
-        out.append(f"{pad}!CFGChecksum: {fs.function_hash}\n")
-    if fs.attributes:
-        out.append(f"{pad}!Attributes: {fs.attributes}\n")
+    if opts.string_map_profiles:
+        if indent == 0 and profile.is_probe_based:
+            out.append(f" !CFGChecksum: {fs.function_hash}\n")
+        if indent == 0 and profile.is_cs:
+            out.append(f" !Attributes: {fs.attributes}\n")
+    else:
+        if profile.is_probe_based:
+            out.append(f"{pad}!CFGChecksum: {fs.function_hash}\n")
+        if fs.attributes:
+            out.append(f"{pad}!Attributes: {fs.attributes}\n")
     if indent == 0 and opts.mark_flat and not fs.callsite_samples:
         out.append(" !Flat\n")
 

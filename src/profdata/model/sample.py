@@ -467,15 +467,56 @@ def sort_func_profiles(profiles: Iterable[FunctionSamples], md5: bool) -> list[F
     return sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
 
 
-def flatten_contexts(profiles: Iterable[FunctionSamples]) -> dict[str, FunctionSamples]:
-    """``ProfileConverter::flattenProfile`` for CS profiles: merge contexts by leaf name.
+def string_map_key(context: SampleContext) -> bytes:
+    """LLVM 13's ``getNameWithContext``, the key of its ``StringMap`` of profiles: the name,
+    or the context as its text spelled it (a leaf location only when it had one)."""
+    if not context.frames:
+        return name_bytes(context.name)
+    *callers, leaf = context.frames
+    parts = [f.to_string(True) for f in callers]
+    parts.append(leaf.to_string(leaf.location != (0, 0)))
+    return name_bytes(" @ ".join(parts))
+
+
+def spelled(context: SampleContext, string_map: bool) -> str:
+    """How a release prints a profile's context: ``SampleContext::toString`` (the leaf's
+    location left out), or 13's key as the text spelled it (``string_map``)."""
+    if string_map and context.frames:
+        return string_map_key(context).decode("utf-8", "surrogateescape")
+    return str(context)
+
+
+def sort_by_string_map_key(profiles: Iterable[FunctionSamples]) -> list[FunctionSamples]:
+    """LLVM 13's ``writeFuncProfiles``: TotalSamples descending, ties by
+    :func:`string_map_key` descending (14 turned the ties around, see
+    :func:`sort_func_profiles`)."""
+    return sorted(
+        profiles, key=lambda fs: (fs.total_samples, string_map_key(fs.context)), reverse=True
+    )
+
+
+def string_map_name(context: SampleContext) -> str:
+    """LLVM 13's ``getName`` of a context: its leaf as the text spelled it, a location
+    included (``[a:1 @ b:2]`` is a profile of ``b:2``)."""
+    if not context.frames:
+        return context.name
+    leaf = context.frames[-1]
+    return leaf.to_string(leaf.location != (0, 0))
+
+
+def flatten_contexts(
+    profiles: Iterable[FunctionSamples], string_map: bool = False
+) -> dict[str, FunctionSamples]:
+    """``ProfileConverter::flattenProfile`` for CS profiles: merge contexts by leaf name
+    (13: :func:`string_map_name`).
 
     A merge refused for a checksum mismatch leaves that context out, as in LLVM.
     """
     flat: dict[str, FunctionSamples] = {}
     for fs in profiles:
-        target = flat.get(fs.name)
+        name = string_map_name(fs.context) if string_map else fs.name
+        target = flat.get(name)
         if target is None:
-            target = flat[fs.name] = FunctionSamples(SampleContext(fs.name))
+            target = flat[name] = FunctionSamples(SampleContext(name))
         target.merge(fs)
     return flat

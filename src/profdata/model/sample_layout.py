@@ -25,16 +25,20 @@ import copy
 import struct
 from dataclasses import dataclass, field
 
+from profdata.model.llvm_containers import stringmap_order
 from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import (
     U64,
     FunctionSamples,
     LineLocation,
     SampleContext,
+    SampleContextFrame,
     SampleProfile,
     flatten_contexts,
+    string_map_key,
+    string_map_name,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import profile_map_order, string_map_order
 
 _STD_HASH_SEED = 0xC70F6907
 _STD_HASH_MUL = 0xC6A4A7935BD1E995
@@ -236,18 +240,25 @@ def trim_cold_contexts(
     merge: bool,
     frame_depth: int = 1,
     md5_frames: bool = True,
+    string_map: bool = False,
 ) -> None:
     """``trimAndMergeColdContextProfiles``: contexts below ``threshold`` total samples
-    merge into their last ``frame_depth`` frames (``merge``) or go (``trim``)."""
+    merge into their last ``frame_depth`` frames (``merge``) or go (``trim``).
+
+    LLVM 13 (``string_map``) walks its ``StringMap``s and merges every cold profile
+    into its function's base profile, whatever ``frame_depth`` says."""
     if (not trim and not merge) or threshold == 0:
         return
     table = profile.profiles
-    cold = [fs for fs in profile_map_order(profile, md5_frames) if fs.total_samples < threshold]
+    ordered = string_map_order(profile) if string_map else profile_map_order(profile, md5_frames)
+    cold = [fs for fs in ordered if fs.total_samples < threshold]
     merged: dict[SampleContext, FunctionSamples] = {}
     for fs in cold:
         if merge:
             frames = fs.context.frames
-            if frame_depth < len(frames):
+            if string_map and frames:
+                frames = (SampleContextFrame(string_map_name(fs.context)),)
+            elif frame_depth < len(frames):
                 frames = frames[len(frames) - frame_depth :]
             key = SampleContext.of_frames(frames) if frames else fs.context
             target = merged.get(key)
@@ -255,7 +266,12 @@ def trim_cold_contexts(
                 target = merged[key] = FunctionSamples(key)
             target.merge(fs)
         del table[fs.context]
-    for key, fs in merged.items():
+    bases = list(merged.values())
+    if string_map:
+        keys = [string_map_key(fs.context) for fs in bases]
+        bases = [bases[i] for i in stringmap_order(keys, xxh3=False)]
+    for fs in bases:
+        key = fs.context
         if trim and fs.total_samples < threshold and key not in table:
             continue
         into = table.get(key)
@@ -264,11 +280,11 @@ def trim_cold_contexts(
         into.merge(fs)
 
 
-def cold_count_threshold(profile: SampleProfile) -> int:
+def cold_count_threshold(profile: SampleProfile, string_map: bool = False) -> int:
     """``getColdCountThreshold``: the 999999 cutoff's minimum count of the summary."""
     from profdata.model.sample_summary import summarize_profile
 
-    for entry in summarize_profile(profile).detailed:
+    for entry in summarize_profile(profile, string_map=string_map).detailed:
         if entry.cutoff >= 999999:
             return entry.min_count
     return 0

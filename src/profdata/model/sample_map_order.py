@@ -17,8 +17,10 @@ import struct
 from bisect import bisect_left
 from collections.abc import Sequence
 
+from profdata.model.llvm_containers import stringmap_order
 from profdata.model.names import md5_hash, name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
+from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, string_map_key
+from profdata.releases import Release
 
 _M64 = (1 << 64) - 1
 SEED = 0xFF51AFD7ED558CCD  # get_execution_seed()
@@ -340,3 +342,21 @@ def profile_map_order(
         md5_names = profile.is_md5
     hashes = [context_hash(fs.context, md5_frames, md5_names) for fs in values]
     return [values[i] for i in unordered_map_order(hashes)]
+
+
+def string_map_order(profile: SampleProfile) -> list[FunctionSamples]:
+    """LLVM 13's profile map: a ``StringMap`` keyed by :func:`string_map_key`, filled in
+    the order the profiles were read or merged."""
+    values = list(profile.profiles.values())
+    keys = [string_map_key(fs.context) for fs in values]
+    return [values[i] for i in stringmap_order(keys, xxh3=False)]
+
+
+def release_map_order(
+    profile: SampleProfile, release: Release, md5_names: bool | None = None
+) -> list[FunctionSamples]:
+    """The reader's map in ``release``'s iteration order: 13's ``StringMap``, or the
+    ``SampleProfileMap`` of 14 and later (see :func:`profile_map_order`)."""
+    if release.sample_string_map_profiles:
+        return string_map_order(profile)
+    return profile_map_order(profile, release.sample_cs_hash_md5_frames, md5_names)

@@ -24,7 +24,7 @@ from profdata.model.sample import (
     SampleProfile,
     flatten_contexts,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import profile_map_order, string_map_order
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
@@ -77,12 +77,18 @@ def summarize_profile(
     *,
     skip_duplicated: bool = True,
     md5_frames: bool = True,
+    string_map: bool = False,
 ) -> ProfileSummary:
     """``computeSummaryForProfiles``: CS profiles are summarised context-less, flattened in
     the profile map's iteration order (of two contexts of one function with different
     checksums, the one met first is kept); ``md5_frames`` as in
-    :func:`~profdata.model.sample_map_order.profile_map_order`."""
+    :func:`~profdata.model.sample_map_order.profile_map_order`.  LLVM 13 flattens in
+    its ``StringMap``'s order (``string_map``)."""
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
     if profile.is_cs:
-        profiles = flatten_contexts(profile_map_order(profile, md5_frames)).values()
+        if string_map:
+            ordered = string_map_order(profile)
+        else:
+            ordered = profile_map_order(profile, md5_frames)
+        profiles = flatten_contexts(ordered, string_map).values()
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)

@@ -50,7 +50,7 @@ from profdata.model.sample_layout import (
     nest_contexts,
     trim_cold_contexts,
 )
-from profdata.model.sample_map_order import context_hash, profile_map_order
+from profdata.model.sample_map_order import context_hash, release_map_order
 from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release
@@ -197,7 +197,7 @@ def _merge_all(
         #: a profile read here is ours: merging it at weight 1 into nothing is taking it
         movable = given is None and entry.weight == 1
         success = SampleError.SUCCESS
-        for fs in profile_map_order(profile, md5_frames, md5_ids):
+        for fs in release_map_order(profile, release, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
             if hashed_keys:
@@ -230,7 +230,8 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     release = options.release
     md5 = release.sample_cs_hash_md5_frames
     if options.merge_cold_context or options.trim_cold_context:
-        threshold = cold_count_threshold(profile)
+        string_map = release.sample_string_map_profiles
+        threshold = cold_count_threshold(profile, string_map)
         if options.merge_cold_context and any(
             not fs.context.frames and fs.total_samples < threshold
             for fs in profile.profiles.values()
@@ -243,6 +244,7 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
             merge=options.merge_cold_context,
             frame_depth=options.cold_context_frame_depth,
             md5_frames=md5,
+            string_map=string_map,
         )
     if options.profile_layout == "flat":
         return flatten_profile(profile, md5)
@@ -345,8 +347,7 @@ def encode_sample(
     limit = options.size_limit
     if not limit:
         return _encode_once(profile, output_format, options, rel, None)
-    md5_frames = rel.sample_cs_hash_md5_frames
-    order = profile_map_order(profile, md5_frames, md5_function_ids(profile, rel))
+    order = release_map_order(profile, rel, md5_function_ids(profile, rel))
     current = replace(profile, profiles=dict(profile.profiles))
     coldest_last = [fs.context for fs in profile.sorted_profiles()]
     while True:
@@ -374,11 +375,17 @@ def _encode_once(
 ) -> bytes:
     profile = as_release_names(profile, rel)
     if output_format == "text":
-        return sample_text.write(profile, sample_text.TextWriteOptions(options.split_layout))
+        text = sample_text.TextWriteOptions(
+            options.split_layout, string_map_profiles=rel.sample_string_map_profiles
+        )
+        return sample_text.write(profile, text)
     skip = rel.sample_summary_skips_duplicated_into_base
     if output_format == "binary":
         return sample_binary.write(
-            profile, skip_duplicated_into_base=skip, md5_names=profile.is_md5
+            profile,
+            skip_duplicated_into_base=skip,
+            md5_names=profile.is_md5,
+            by_string_map_key=rel.sample_string_map_profiles,
         )
     if output_format == "extbinary":
         ext = sample_extbinary_write.ExtBinaryWriteOptions(
@@ -389,6 +396,7 @@ def _encode_once(
             skip_duplicated_into_base=skip,
             md5_frames=rel.sample_cs_hash_md5_frames,
             md5_function_ids=rel.sample_md5_function_ids,
+            string_map_profiles=rel.sample_string_map_profiles,
         )
         return sample_extbinary_write.write(profile, ext, map_order)
     if output_format == "compbinary":

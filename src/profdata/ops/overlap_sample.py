@@ -34,11 +34,19 @@ from enum import Enum
 
 from profdata.errors import ProfdataError
 from profdata.model.counters import U64_MAX
+from profdata.model.llvm_containers import stringmap_order
 from profdata.model.names import name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleProfile,
+    spelled,
+    string_map_key,
+)
 from profdata.model.sample_map_order import (
     context_hash,
     profile_map_order,
+    string_map_order,
     unordered_map_order,
 )
 from profdata.model.sample_summary import summarize_profile
@@ -322,8 +330,12 @@ def overlap_sample(
     program = aggr.program
     result = SampleOverlapResult(options.release, program)
 
-    base_order = profile_map_order(base, md5_frames, md5_names=False)
-    test_order = profile_map_order(test, md5_frames, md5_names=False)
+    string_map = options.release.sample_string_map_profiles  # 13: StringMaps throughout
+    if string_map:
+        base_order, test_order = string_map_order(base), string_map_order(test)
+    else:
+        base_order = profile_map_order(base, md5_frames, md5_names=False)
+        test_order = profile_map_order(test, md5_frames, md5_names=False)
     base_stats: dict[SampleContext, FuncSampleStats] = {}
     for fs in base_order:
         program.base_count += 1
@@ -347,14 +359,18 @@ def overlap_sample(
 
     # BaseFuncProf: a second unordered_map filled in the first one's order
     base_funcs: dict[SampleContext, FunctionSamples] = {}
-    hashes = [context_hash(fs.context, md5_frames) for fs in base_order]
-    for index in unordered_map_order(hashes):
+    if string_map:
+        keys = [string_map_key(fs.context) for fs in base_order]
+        second = stringmap_order(keys, xxh3=False)
+    else:
+        second = unordered_map_order([context_hash(fs.context, md5_frames) for fs in base_order])
+    for index in second:
         base_funcs.setdefault(base_order[index].context, base_order[index])
     program.union_count = len(base_funcs)
     cutoff = float(options.similarity_cutoff) / 1000000
     dumped: list[SampleOverlapStats] = []
     for test_fs in test_order:
-        func = SampleOverlapStats(test_name=str(test_fs.context))
+        func = SampleOverlapStats(test_name=spelled(test_fs.context, string_map))
         tstats = test_stats[test_fs.context]
         func.test_sample = tstats.sample_sum
         base_fs = base_funcs.pop(test_fs.context, None)
@@ -369,7 +385,7 @@ def overlap_sample(
             program.union_sample = (program.union_sample + tstats.sample_sum) & U64_MAX
         else:
             program.overlap_count += 1
-            func.base_name = str(base_fs.context)
+            func.base_name = spelled(base_fs.context, string_map)
             func.base_sample = base_stats[base_fs.context].sample_sum
             func.similarity = aggr.function_overlap(base_fs, test_fs, func)
             program.similarity += aggr.weight_by_importance(

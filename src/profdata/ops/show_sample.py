@@ -27,8 +27,9 @@ from profdata.model.sample import (
     md5_function_ids,
     name_key,
     sorted_by_name,
+    spelled,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import release_map_order
 from profdata.model.summary import ProfileSummary
 from profdata.ops.show_text import _render_detailed
 from profdata.releases import Release
@@ -146,8 +147,14 @@ def show_sample(
         if as_json:
             out.append(dump_json(profile))
         else:
-            for fs in profile.sorted_profiles():
-                out.append(f"Function: {fs.context}: ")
+            # 13's dump walks its StringMap; 14 and later sort (sortFuncProfiles)
+            string_map = release.sample_string_map_profiles
+            if string_map:
+                functions = release_map_order(profile, release)
+            else:
+                functions = profile.sorted_profiles()
+            for fs in functions:
+                out.append(f"Function: {spelled(fs.context, string_map)}: ")
                 print_function(out, fs, 0, profile.is_md5)
     else:
         if as_json:
@@ -163,8 +170,9 @@ def show_sample(
     if options.detailed_summary:
         out.append(_render_summary(summary, release))
         out.append(_render_detailed(summary, release))
-    if options.hot_func_list or options.topn:
-        out.append(hot_function_list(profile, summary, options.topn, release))
+    topn = options.topn if release.show_sample_topn else 0  # 13: --topn is instr only
+    if options.hot_func_list or topn:
+        out.append(hot_function_list(profile, summary, topn, release))
     result.text = "".join(out)
     return result
 
@@ -358,7 +366,7 @@ def hot_function_list(
         if entry.cutoff == HOT_FUNC_CUTOFF:
             threshold = entry.min_count
             break
-    ordered = profile_map_order(profile, release.sample_cs_hash_md5_frames)
+    ordered = release_map_order(profile, release, profile.is_md5)
     total_all = 0
     hot: list[tuple[FunctionSamples, int]] = []
     for fs in ordered:
@@ -387,7 +395,7 @@ def hot_function_list(
                     f"{fs.total_samples} ({_percent(percent)})",
                     str(max_sample),
                     str(fs.head_samples_estimate(profile.is_cs)),
-                    str(fs.context),
+                    spelled(fs.context, release.sample_string_map_profiles),
                 ]
             )
         )
