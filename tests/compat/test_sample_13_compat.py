@@ -79,7 +79,7 @@ SHOWS = [
 
 
 @pytest.mark.parametrize("name", sorted(PROFILES))
-def test_13_writes_and_reads_as_llvm_profdata_13(
+def test_13_writes_and_reads_as_llvm_profdata_13_and_reads_ours(
     name: str,
     tmp_path: Path,
     run_profdata: Callable[..., CliResult],
@@ -105,19 +105,7 @@ def test_13_writes_and_reads_as_llvm_profdata_13(
         commands.append(["merge", "--sample", "--text", str(written), "-o", "@OUT"])
     differ = tools.differing(tool, 13, commands, run_profdata, tmp_path)
     assert not differ, "; ".join(differ)
-
-
-@pytest.mark.parametrize("name", sorted(PROFILES))
-def test_13_reads_what_profdata_writes_for_it(
-    name: str,
-    tmp_path: Path,
-    run_profdata: Callable[..., CliResult],
-    llvm_profdata: Callable[[int], Path],
-) -> None:
-    """The user's case: an ext-binary profile for clang 13, checked by 13's own reader."""
-    tool = llvm_profdata(13)
-    text = tmp_path / f"{name}.txt"
-    text.write_text(PROFILES[name])
+    # the user's case: an ext-binary profile for clang 13, checked by 13's own reader
     ours = tmp_path / "ours.extbinary"
     done = run_profdata(
         "--llvm-release=13", "merge", "--sample", "--extbinary", str(text), "-o", str(ours)
