@@ -467,15 +467,21 @@ def sort_func_profiles(profiles: Iterable[FunctionSamples], md5: bool) -> list[F
     return sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
 
 
+def string_map_name(context: SampleContext) -> str:
+    """LLVM 13's ``getName`` of a context: its leaf as the text spelled it, a location
+    included (``[a:1 @ b:2]`` is a profile of ``b:2``)."""
+    if not context.frames:
+        return context.name
+    leaf = context.frames[-1]
+    return leaf.to_string(leaf.location != (0, 0))
+
+
 def string_map_key(context: SampleContext) -> bytes:
     """LLVM 13's ``getNameWithContext``, the key of its ``StringMap`` of profiles: the name,
-    or the context as its text spelled it (a leaf location only when it had one)."""
-    if not context.frames:
-        return name_bytes(context.name)
-    *callers, leaf = context.frames
-    parts = [f.to_string(True) for f in callers]
-    parts.append(leaf.to_string(leaf.location != (0, 0)))
-    return name_bytes(" @ ".join(parts))
+    or the context as its text spelled it (callers with their locations, then
+    :func:`string_map_name`)."""
+    callers = [f.to_string(True) for f in context.frames[:-1]]
+    return name_bytes(" @ ".join([*callers, string_map_name(context)]))
 
 
 def spelled(context: SampleContext, string_map: bool) -> str:
@@ -493,15 +499,6 @@ def sort_by_string_map_key(profiles: Iterable[FunctionSamples]) -> list[Function
     return sorted(
         profiles, key=lambda fs: (fs.total_samples, string_map_key(fs.context)), reverse=True
     )
-
-
-def string_map_name(context: SampleContext) -> str:
-    """LLVM 13's ``getName`` of a context: its leaf as the text spelled it, a location
-    included (``[a:1 @ b:2]`` is a profile of ``b:2``)."""
-    if not context.frames:
-        return context.name
-    leaf = context.frames[-1]
-    return leaf.to_string(leaf.location != (0, 0))
 
 
 def flatten_contexts(
