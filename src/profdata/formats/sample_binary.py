@@ -44,7 +44,6 @@ from profdata.model.sample import (
     SampleProfile,
     SampleRecord,
     name_key,
-    sort_by_string_map_key,
     sort_func_profiles,
 )
 from profdata.model.sample_summary import summarize_profile
@@ -447,11 +446,7 @@ def write(
     write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
     encoder = BodyEncoder(index, md5_names, lambda fs: index[fs.name])
-    values = profile.profiles.values()
-    if by_string_map_key:
-        ordered = sort_by_string_map_key(values)
-    else:
-        ordered = sort_func_profiles(values, md5_names)
+    ordered = sort_func_profiles(profile.profiles.values(), md5_names, by_string_map_key)
     body, _ = encoder.profiles(ordered)
     out.bytes(body)
     return out.getvalue()

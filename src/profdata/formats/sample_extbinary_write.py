@@ -51,11 +51,10 @@ from profdata.model.sample import (
     SampleProfile,
     context_key,
     name_key,
-    sort_by_string_map_key,
     sort_func_profiles,
     string_map_key,
 )
-from profdata.model.sample_map_order import profile_map_order, string_map_order
+from profdata.model.sample_map_order import profile_map_order
 from profdata.model.sample_summary import summarize_profile
 
 UNIQ_SUFFIX = ".__uniq."  # FunctionSamples::UniqSuffix
@@ -221,10 +220,7 @@ class _Writer:
     # -- profiles ------------------------------------------------------------
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
-        if self.options.string_map_profiles:
-            ordered = sort_by_string_map_key(profiles)
-        else:
-            ordered = sort_func_profiles(profiles, self.md5)
+        ordered = sort_func_profiles(profiles, self.md5, self.options.string_map_profiles)
         encoder = BodyEncoder(self.name_index, self.md5, lambda fs: self.context_number(fs.context))
         data, offsets = encoder.profiles(ordered)
         base = len(out)
@@ -330,10 +326,8 @@ def write(
     writer.collect_names()
     if map_order is not None:
         order = list(map_order)
-    elif opts.string_map_profiles:
-        order = string_map_order(profile)
     else:
-        order = profile_map_order(profile, opts.md5_frames, writer.md5)
+        order = profile_map_order(profile, opts.md5_frames, writer.md5, opts.string_map_profiles)
     everything = list(profile.profiles.values())
     layout = writer.layout
     out = ByteWriter()

@@ -46,7 +46,7 @@ from profdata.model.sample import (
     SampleProfile,
     SampleRecord,
     name_key,
-    sort_by_string_map_key,
+    sort_func_profiles,
     sorted_by_name,
     spelled,
 )
@@ -665,11 +665,8 @@ def write(profile: SampleProfile, options: TextWriteOptions | None = None) -> by
     ``string_map_profiles``)."""
     opts = options or TextWriteOptions()
     out: list[str] = []
-    if opts.string_map_profiles:
-        functions = sort_by_string_map_key(profile.profiles.values())
-    else:
-        functions = profile.sorted_profiles()
-    for fs in functions:
+    functions = profile.profiles.values()
+    for fs in sort_func_profiles(functions, profile.is_md5, opts.string_map_profiles):
         _write_sample(out, fs, profile, 0, opts)
     return "".join(out).encode("utf-8", "surrogateescape")
 

@@ -461,9 +461,14 @@ def as_release_names(profile: SampleProfile, release: Release) -> SampleProfile:
     return profile
 
 
-def sort_func_profiles(profiles: Iterable[FunctionSamples], md5: bool) -> list[FunctionSamples]:
+def sort_func_profiles(
+    profiles: Iterable[FunctionSamples], md5: bool, string_map: bool = False
+) -> list[FunctionSamples]:
     """``sortFuncProfiles``: TotalSamples descending, ties in context order (``md5``: names
-    that are MD5 values order as numbers)."""
+    that are MD5 values order as numbers); 13's order with ``string_map``
+    (:func:`sort_by_string_map_key`)."""
+    if string_map:
+        return sort_by_string_map_key(profiles)
     return sorted(profiles, key=lambda fs: (-fs.total_samples, context_key(fs.context, md5)))
 
 

@@ -38,7 +38,7 @@ from profdata.model.sample import (
     string_map_key,
     string_map_name,
 )
-from profdata.model.sample_map_order import profile_map_order, string_map_order
+from profdata.model.sample_map_order import profile_map_order
 
 _STD_HASH_SEED = 0xC70F6907
 _STD_HASH_MUL = 0xC6A4A7935BD1E995
@@ -250,7 +250,7 @@ def trim_cold_contexts(
     if (not trim and not merge) or threshold == 0:
         return
     table = profile.profiles
-    ordered = string_map_order(profile) if string_map else profile_map_order(profile, md5_frames)
+    ordered = profile_map_order(profile, md5_frames, string_map=string_map)
     cold = [fs for fs in ordered if fs.total_samples < threshold]
     merged: dict[SampleContext, FunctionSamples] = {}
     for fs in cold:

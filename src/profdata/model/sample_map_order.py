@@ -333,10 +333,16 @@ def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: boo
 
 
 def profile_map_order(
-    profile: SampleProfile, md5_frames: bool = True, md5_names: bool | None = None
+    profile: SampleProfile,
+    md5_frames: bool = True,
+    md5_names: bool | None = None,
+    string_map: bool = False,
 ) -> list[FunctionSamples]:
     """The reader's profiles in its ``SampleProfileMap`` iteration order; ``md5_names``
-    (default: the profile's) says whether decimal names are hash values."""
+    (default: the profile's) says whether decimal names are hash values; LLVM 13's
+    ``StringMap`` order with ``string_map`` (:func:`string_map_order`)."""
+    if string_map:
+        return string_map_order(profile)
     values = list(profile.profiles.values())
     if md5_names is None:
         md5_names = profile.is_md5
@@ -357,6 +363,5 @@ def release_map_order(
 ) -> list[FunctionSamples]:
     """The reader's map in ``release``'s iteration order: 13's ``StringMap``, or the
     ``SampleProfileMap`` of 14 and later (see :func:`profile_map_order`)."""
-    if release.sample_string_map_profiles:
-        return string_map_order(profile)
-    return profile_map_order(profile, release.sample_cs_hash_md5_frames, md5_names)
+    md5_frames = release.sample_cs_hash_md5_frames
+    return profile_map_order(profile, md5_frames, md5_names, release.sample_string_map_profiles)

@@ -24,7 +24,7 @@ from profdata.model.sample import (
     SampleProfile,
     flatten_contexts,
 )
-from profdata.model.sample_map_order import profile_map_order, string_map_order
+from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
@@ -86,9 +86,6 @@ def summarize_profile(
     its ``StringMap``'s order (``string_map``)."""
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
     if profile.is_cs:
-        if string_map:
-            ordered = string_map_order(profile)
-        else:
-            ordered = profile_map_order(profile, md5_frames)
+        ordered = profile_map_order(profile, md5_frames, string_map=string_map)
         profiles = flatten_contexts(ordered, string_map).values()
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)

@@ -46,7 +46,6 @@ from profdata.model.sample import (
 from profdata.model.sample_map_order import (
     context_hash,
     profile_map_order,
-    string_map_order,
     unordered_map_order,
 )
 from profdata.model.sample_summary import summarize_profile
@@ -331,11 +330,8 @@ def overlap_sample(
     result = SampleOverlapResult(options.release, program)
 
     string_map = options.release.sample_string_map_profiles  # 13: StringMaps throughout
-    if string_map:
-        base_order, test_order = string_map_order(base), string_map_order(test)
-    else:
-        base_order = profile_map_order(base, md5_frames, md5_names=False)
-        test_order = profile_map_order(test, md5_frames, md5_names=False)
+    base_order = profile_map_order(base, md5_frames, False, string_map)
+    test_order = profile_map_order(test, md5_frames, False, string_map)
     base_stats: dict[SampleContext, FuncSampleStats] = {}
     for fs in base_order:
         program.base_count += 1
