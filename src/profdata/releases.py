@@ -122,6 +122,9 @@ class Release:
     #: CS -> nested conversion drops the folded callee's call target from the caller's body
     #: (before: targets kept and every folded context also kept as a base profile)
     sample_nest_removes_call_targets: bool
+    #: --sample-frame-depth-for-cold-context is honoured (before: every cold context merges
+    #: into its function's base profile whatever the option says)
+    sample_cold_context_frame_depth: bool
     sample_merge_default_extbinary: bool  # merge --sample writes extbinary unless told
     sample_merge_compbinary_option: bool  # merge --compbinary exists (compact binary output)
     sample_compact_binary_readable: bool  # compact binary input (later: unrecognized format)
@@ -238,6 +241,7 @@ def _row(n: int) -> Release:
         sample_summary_skips_duplicated_into_base=n >= 16,
         sample_cs_hash_md5_frames=n >= 19,
         sample_nest_removes_call_targets=n >= 15,
+        sample_cold_context_frame_depth=n >= 17,
         sample_merge_default_extbinary=n >= 19,
         sample_merge_compbinary_option=n <= 16,
         sample_compact_binary_readable=n <= 16,

@@ -50,6 +50,9 @@ class Shape:
     cs: bool
     probes: bool
     odd_names: bool
+    #: a CS profile of up to hundreds of contexts, up to four frames deep: the cold-context
+    #: trimmer then erases from and inserts into a map that has grown
+    many: bool = False
 
 
 def _body(rng: random.Random, depth: int, shape: Shape, out: list[str]) -> None:
@@ -69,8 +72,8 @@ def _body(rng: random.Random, depth: int, shape: Shape, out: list[str]) -> None:
         out.append(f"{pad}!Attributes: {rng.choice((0, 1, 2, 4))}")
 
 
-def _context(rng: random.Random) -> str:
-    frames = [f"{_name(rng, False)}:{_location(rng)}" for _ in range(rng.randrange(0, 3))]
+def _context(rng: random.Random, deepest: int = 2) -> str:
+    frames = [f"{_name(rng, False)}:{_location(rng)}" for _ in range(rng.randrange(0, deepest + 1))]
     return "[" + " @ ".join([*frames, _name(rng, False)]) + "]"
 
 
@@ -79,9 +82,10 @@ def random_profile(seed: int) -> tuple[str, Shape]:
     rng = random.Random(seed)
     shape = Shape(seed, cs=rng.random() < 0.25, probes=rng.random() < 0.3,
                   odd_names=rng.random() < 0.3)  # fmt: skip
+    shape.many = shape.cs and rng.random() < 0.3
     out: list[str] = []
-    for _ in range(rng.randrange(1, 9)):
-        head = _context(rng) if shape.cs else _name(rng, shape.odd_names)
+    for _ in range(rng.randrange(40, 300) if shape.many else rng.randrange(1, 9)):
+        head = _context(rng, 3 if shape.many else 2) if shape.cs else _name(rng, shape.odd_names)
         out.append(f"{head}:{rng.choice((7, 7, random_count(rng)))}:{random_count(rng)}")
         _body(rng, 1, shape, out)
     return "\n".join(out) + "\n", shape
@@ -118,6 +122,11 @@ def commands(release: int, a: str, b: str, cs: bool, function: str) -> list[list
                 "--sample-trim-cold-context"]  # fmt: skip
         cmds.append([*cold, a, "-o", "@OUT"])
         cmds.append([*cold, "--sample-frame-depth-for-cold-context=2", a, "-o", "@OUT"])
+        # extbinary keeps the map order (FuncMetadata), which the trimmer's erasures decide
+        ext = ["merge", "--sample", "--extbinary"]
+        cmds.append([*ext, "--sample-trim-cold-context", a, "-o", "@OUT"])
+        cmds.append([*ext, "--sample-merge-cold-context", "--sample-frame-depth-for-cold-context=2",
+                     a, "-o", "@OUT"])  # fmt: skip
     if function:
         cmds.append([*show, f"--function={function}", a])
         cmds.append(["overlap", "--sample", f"--function={function}", a, b])

@@ -52,7 +52,7 @@ from profdata.model.sample import (
     sort_func_profiles,
 )
 from profdata.model.sample_map_order import string_hash
-from profdata.model.sample_summary import summarize_profile
+from profdata.model.sample_summary import release_summary
 from profdata.releases import Release
 
 
@@ -176,9 +176,7 @@ def write(profile: SampleProfile, release: Release) -> bytes:
     out = ByteWriter()
     out.uleb128(sp_magic(SPF_COMPACT_BINARY))
     out.uleb128(VERSION)
-    summary = summarize_profile(
-        profile, skip_duplicated=release.sample_summary_skips_duplicated_into_base
-    )
+    summary = release_summary(profile, release)
     write_summary(out, summary)
     names = collect_names(profile.profiles.values())
     out.uleb128(len(names))

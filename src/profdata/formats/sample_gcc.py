@@ -24,7 +24,7 @@ from profdata.formats._binary import ByteReader
 from profdata.formats.sample_registry import ORDER_GCC, SampleFormat, register
 from profdata.model.names import name_str
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
-from profdata.model.sample_summary import summarize_profile
+from profdata.model.sample_summary import release_summary
 from profdata.releases import Release
 
 MAGIC = b"adcg*704"  # "gcda" read little-endian, and version 4.7 stored reversed
@@ -169,9 +169,7 @@ def read(data: bytes | memoryview, path: str | None, release: Release) -> Sample
     num_functions = reader.u32("num_functions")
     for _ in range(num_functions):
         reader.function(profile.profiles, [], True, 0)
-    profile.summary = summarize_profile(
-        profile, skip_duplicated=release.sample_summary_skips_duplicated_into_base
-    )
+    profile.summary = release_summary(profile, release)
     return profile
 
 

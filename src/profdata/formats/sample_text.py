@@ -50,7 +50,7 @@ from profdata.model.sample import (
     sorted_by_name,
     spelled,
 )
-from profdata.model.sample_summary import summarize_profile
+from profdata.model.sample_summary import release_summary
 from profdata.releases import Release
 
 NPOS = (1 << 64) - 1  # StringRef::npos
@@ -628,11 +628,7 @@ class _Reader:
                 ),
                 llvm_message=COUNTER_OVERFLOW,
             )
-        profile.summary = summarize_profile(
-            profile,
-            skip_duplicated=self.release.sample_summary_skips_duplicated_into_base,
-            string_map=self.release.sample_string_map_profiles,
-        )
+        profile.summary = release_summary(profile, self.release)
         return profile
 
 

@@ -30,6 +30,7 @@ _M64 = (1 << 64) - 1
 _STRINGMAP_INIT_BUCKETS = 16
 _DENSEMAP_INLINE_BUCKETS = 4
 _DENSEMAP_MIN_LARGE_BUCKETS = 64
+_TOMBSTONE = -2  # an erased StringMap bucket
 
 
 def djb_hash(data: bytes) -> int:
@@ -78,7 +79,8 @@ def stringmap_hashes(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
 
 
 def probe_bucket(table: list[int], full_hash: int) -> int:
-    """``LookupBucketFor``'s quadratic probe to the first empty (``-1``) bucket."""
+    """``LookupBucketFor``'s quadratic probe, for a key not in the table, to the first
+    empty (``-1``) or tombstone (``-2``) bucket: where an insert puts it."""
     mask = len(table) - 1
     slot = full_hash & mask
     step = 1
@@ -109,6 +111,75 @@ def stringmap_order(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
                 if item >= 0:
                     table[probe_bucket(table, hashes[item])] = item
     return [item for item in table if item >= 0]
+
+
+class StringMapTable:
+    """A ``StringMap`` that keys are also erased from: its buckets, tombstones included.
+
+    ``RemoveKey`` leaves a tombstone, which the next insert whose probe passes
+    it takes, and the table never shrinks; so once keys were erased the
+    iteration order is no longer that of a fresh map of the remaining keys
+    (:func:`stringmap_order`).  LLVM 13's cold-context trimmer erases cold
+    profiles from its ``StringMap`` of profiles and then inserts the merged ones.
+    """
+
+    def __init__(self, *, xxh3: bool) -> None:
+        self.xxh3 = xxh3
+        self.buckets = [-1] * _STRINGMAP_INIT_BUCKETS  # entry id, -1 empty, -2 tombstone
+        self.keys: list[bytes] = []  # by entry id (an erased key inserted again gets a new id)
+        self.hashes: list[int] = []
+        self.slots: dict[bytes, int] = {}  # live key -> bucket
+        self.tombstones = 0
+
+    @classmethod
+    def filled(cls, keys: Sequence[bytes], *, xxh3: bool) -> StringMapTable:
+        """A map that ``keys`` were inserted into in this order."""
+        table = cls(xxh3=xxh3)
+        for key, full_hash in zip(keys, stringmap_hashes(keys, xxh3=xxh3), strict=True):
+            table.insert(key, full_hash)
+        return table
+
+    def holds_exactly(self, keys: Sequence[bytes]) -> bool:
+        return len(set(keys)) == len(self.slots) and all(k in self.slots for k in keys)
+
+    def insert(self, key: bytes, full_hash: int | None = None) -> None:
+        """``try_emplace``: a present key stays where it is."""
+        if key in self.slots:
+            return
+        if full_hash is None:
+            full_hash = xxh3_64bits(key) & _M32 if self.xxh3 else djb_hash(key)
+        ident = len(self.keys)
+        self.keys.append(key)
+        self.hashes.append(full_hash)
+        slot = probe_bucket(self.buckets, full_hash)  # the first tombstone or empty bucket
+        if self.buckets[slot] == _TOMBSTONE:
+            self.tombstones -= 1
+        self.buckets[slot] = ident
+        self.slots[key] = slot
+        size, items = len(self.buckets), len(self.slots)
+        if items * 4 > size * 3:
+            self._rehash(size * 2)
+        elif size - (items + self.tombstones) <= size // 8:
+            self._rehash(size)  # too few empty buckets left: tombstones are dropped
+
+    def erase(self, key: bytes) -> None:
+        slot = self.slots.pop(key, None)
+        if slot is not None:
+            self.buckets[slot] = _TOMBSTONE
+            self.tombstones += 1
+
+    def _rehash(self, size: int) -> None:
+        old, self.buckets = self.buckets, [-1] * size
+        for ident in old:
+            if ident >= 0:
+                slot = probe_bucket(self.buckets, self.hashes[ident])
+                self.buckets[slot] = ident
+                self.slots[self.keys[ident]] = slot
+        self.tombstones = 0
+
+    def order(self) -> list[bytes]:
+        """The live keys in iteration (bucket) order."""
+        return [self.keys[ident] for ident in self.buckets if ident >= 0]
 
 
 def densemap_hash(key: int, *, mix: bool) -> int:

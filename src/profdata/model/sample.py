@@ -428,6 +428,10 @@ class SampleProfile:
     summary: ProfileSummary | None = None
     #: ``ProfileSymbolList`` names (ext-binary); None when the format has no list
     symbol_list: tuple[str, ...] | None = None
+    #: the reader's map (13: ``StringMap``, 14+: ``unordered_map``) once keys were erased
+    #: from it and others inserted (the cold-context trimmer); its iteration order holds
+    #: while it holds exactly these profiles' keys (``sample_map_order``)
+    map_table: object = field(default=None, compare=False, repr=False)
 
     def sorted_profiles(self) -> list[FunctionSamples]:
         """``sortFuncProfiles`` of the whole map, contexts ordered as this profile's names."""

@@ -23,7 +23,10 @@ from __future__ import annotations
 
 import copy
 import struct
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from functools import partial
+from typing import Generic, Protocol, TypeVar
 
 from profdata.model.llvm_containers import stringmap_order
 from profdata.model.names import md5_hash, name_bytes
@@ -38,7 +41,14 @@ from profdata.model.sample import (
     string_map_key,
     string_map_name,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import (
+    context_hash,
+    hash_map_table,
+    profile_map_order,
+    string_map_table,
+    unordered_map_order,
+)
+from profdata.releases import Release
 
 _STD_HASH_SEED = 0xC70F6907
 _STD_HASH_MUL = 0xC6A4A7935BD1E995
@@ -232,6 +242,34 @@ def flatten_nested(
     target.head_samples = target.head_samples_estimate(False)
 
 
+K = TypeVar("K", bytes, int)  # a map's key: 13's spelled context, 14+'s context hash
+KeyIn = TypeVar("KeyIn", contravariant=True)
+
+
+class _MapTable(Protocol[KeyIn]):
+    def insert(self, key: KeyIn) -> None: ...
+    def erase(self, key: KeyIn) -> None: ...
+
+
+@dataclass
+class _ReaderMap(Generic[K]):
+    """The reader's map of profiles as the trimmer erases from and inserts into it: its
+    table, how it keys a context, and the order of a fresh map of such keys."""
+
+    table: _MapTable[K]
+    key_of: Callable[[SampleContext], K]
+    fresh: Callable[[Sequence[K]], list[int]]
+
+    def erase(self, context: SampleContext) -> None:
+        self.table.erase(self.key_of(context))
+
+    def insert(self, context: SampleContext) -> None:
+        self.table.insert(self.key_of(context))
+
+    def fresh_order(self, contexts: Sequence[SampleContext]) -> list[int]:
+        return self.fresh([self.key_of(c) for c in contexts])
+
+
 def trim_cold_contexts(
     profile: SampleProfile,
     threshold: int,
@@ -246,11 +284,22 @@ def trim_cold_contexts(
     merge into their last ``frame_depth`` frames (``merge``) or go (``trim``).
 
     LLVM 13 (``string_map``) walks its ``StringMap``s and merges every cold profile
-    into its function's base profile, whatever ``frame_depth`` says."""
+    into its function's base profile, whatever ``frame_depth`` says (14-16 do that too:
+    their callers pass 1).  Which map order the remaining profiles end up in follows
+    from the erasures and inserts (``SampleProfile.map_table``)."""
     if (not trim and not merge) or threshold == 0:
         return
     table = profile.profiles
     ordered = profile_map_order(profile, md5_frames, string_map=string_map)
+    # the map is erased from and then inserted into, which decides its iteration order
+    keyed: _ReaderMap[bytes] | _ReaderMap[int]
+    if string_map:
+        keyed = _ReaderMap(
+            string_map_table(profile), string_map_key, partial(stringmap_order, xxh3=False)
+        )
+    else:
+        by_hash = partial(context_hash, md5_frames=md5_frames, md5_names=profile.is_md5)
+        keyed = _ReaderMap(hash_map_table(profile, md5_frames), by_hash, unordered_map_order)
     cold = [fs for fs in ordered if fs.total_samples < threshold]
     merged: dict[SampleContext, FunctionSamples] = {}
     for fs in cold:
@@ -266,10 +315,9 @@ def trim_cold_contexts(
                 target = merged[key] = FunctionSamples(key)
             target.merge(fs)
         del table[fs.context]
-    bases = list(merged.values())
-    if string_map:
-        keys = [string_map_key(fs.context) for fs in bases]
-        bases = [bases[i] for i in stringmap_order(keys, xxh3=False)]
+        keyed.erase(fs.context)
+    bases = list(merged.values())  # visited in the merged map's own iteration order
+    bases = [bases[i] for i in keyed.fresh_order([fs.context for fs in bases])]
     for fs in bases:
         key = fs.context
         if trim and fs.total_samples < threshold and key not in table:
@@ -277,14 +325,16 @@ def trim_cold_contexts(
         into = table.get(key)
         if into is None:
             into = table[key] = FunctionSamples(SampleContext(""))
+            keyed.insert(key)
         into.merge(fs)
+    profile.map_table = keyed.table
 
 
-def cold_count_threshold(profile: SampleProfile, string_map: bool = False) -> int:
-    """``getColdCountThreshold``: the 999999 cutoff's minimum count of the summary."""
-    from profdata.model.sample_summary import summarize_profile
+def cold_count_threshold(profile: SampleProfile, release: Release) -> int:
+    """``getColdCountThreshold``: the 999999 cutoff's minimum count of ``release``'s summary."""
+    from profdata.model.sample_summary import release_summary
 
-    for entry in summarize_profile(profile, string_map=string_map).detailed:
+    for entry in release_summary(profile, release).detailed:
         if entry.cutoff >= 999999:
             return entry.min_count
     return 0

@@ -17,7 +17,7 @@ import struct
 from bisect import bisect_left
 from collections.abc import Sequence
 
-from profdata.model.llvm_containers import stringmap_order
+from profdata.model.llvm_containers import StringMapTable
 from profdata.model.names import md5_hash, name_bytes
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, string_map_key
 from profdata.releases import Release
@@ -67,80 +67,138 @@ def _next_bucket_count(x: int) -> int:
     return _snap(x)
 
 
+_END = -2  # no next node
+_HEAD = -1  # _M_before_begin, the node before the first
+
+
+class UnorderedMapTable:
+    """libstdc++'s ``unordered_map<uint64_t, T>``: its node list and, per bucket, the
+    node before the bucket's first node (``_M_insert_bucket_begin``, ``_M_rehash``,
+    ``_M_erase``).
+
+    Erasing unlinks a node and never shrinks the table, so once keys were
+    erased, later inserts land by the buckets the map had grown to: the
+    iteration order is no longer that of a fresh map of the same keys (the
+    cold-context trimmer erases cold contexts and then inserts merged ones).
+    """
+
+    def __init__(self) -> None:
+        self.keys: list[int] = []  # by node (an erased key inserted again gets a new node)
+        self.nxt: list[int] = []  # each node's next node
+        self.first = _END  # _M_before_begin._M_nxt
+        self.buckets: list[int | None] = [None]
+        self.threshold = 0  # _M_next_resize
+        self.node_of: dict[int, int] = {}  # live key -> node
+
+    @classmethod
+    def filled(cls, keys: Sequence[int]) -> UnorderedMapTable:
+        """A map that ``keys`` were inserted into in this order."""
+        table = cls()
+        for key in keys:
+            table.insert(key)
+        return table
+
+    def holds_exactly(self, keys: Sequence[int]) -> bool:
+        return len(set(keys)) == len(self.node_of) and all(k in self.node_of for k in keys)
+
+    def order(self) -> list[int]:
+        """The live keys in iteration order."""
+        keys: list[int] = []
+        node = self.first
+        while node != _END:
+            keys.append(self.keys[node])
+            node = self.nxt[node]
+        return keys
+
+    def _next(self, node: int) -> int:
+        return self.first if node == _HEAD else self.nxt[node]
+
+    def _link_after(self, before: int, node: int) -> None:
+        if before == _HEAD:
+            self.nxt[node] = self.first
+            self.first = node
+        else:
+            self.nxt[node] = self.nxt[before]
+            self.nxt[before] = node
+
+    def insert(self, key: int) -> None:
+        """``emplace`` of a key: a present key stays where it is."""
+        if key in self.node_of:
+            return
+        count = len(self.node_of)
+        if count + 1 > self.threshold:  # _M_need_rehash
+            wanted = max(count + 1, 11 if self.threshold == 0 else 0)
+            if wanted >= len(self.buckets):
+                self._rehash(_next_bucket_count(max(wanted + 1, 2 * len(self.buckets))))
+            else:
+                self.threshold = len(self.buckets)
+        node = len(self.keys)
+        self.keys.append(key)
+        self.nxt.append(_END)
+        self.node_of[key] = node
+        size = len(self.buckets)
+        bucket = key % size
+        before = self.buckets[bucket]
+        if before is not None:
+            self._link_after(before, node)
+        else:  # the bucket's first node goes first in the list
+            self._link_after(_HEAD, node)
+            if self.nxt[node] != _END:
+                self.buckets[self.keys[self.nxt[node]] % size] = node
+            self.buckets[bucket] = _HEAD
+
+    def erase(self, key: int) -> None:
+        node = self.node_of.pop(key, None)
+        if node is None:
+            return
+        size = len(self.buckets)
+        bucket = key % size
+        before = self.buckets[bucket]
+        assert before is not None
+        prev = before
+        while self._next(prev) != node:
+            prev = self._next(prev)
+        after = self.nxt[node]
+        after_bucket = self.keys[after] % size if after != _END else 0
+        if prev == before:  # _M_remove_bucket_begin
+            if after == _END or after_bucket != bucket:
+                if after != _END:
+                    self.buckets[after_bucket] = before
+                self.buckets[bucket] = None
+        elif after != _END and after_bucket != bucket:
+            self.buckets[after_bucket] = prev
+        if prev == _HEAD:
+            self.first = after
+        else:
+            self.nxt[prev] = after
+
+    def _rehash(self, size: int) -> None:
+        self.threshold = size
+        self.buckets = [None] * size
+        node, self.first, begin_bucket = self.first, _END, 0
+        while node != _END:
+            after = self.nxt[node]
+            bucket = self.keys[node] % size
+            before = self.buckets[bucket]
+            if before is None:
+                self.nxt[node] = self.first
+                self.first = node
+                self.buckets[bucket] = _HEAD
+                if self.nxt[node] != _END:
+                    self.buckets[begin_bucket] = node
+                begin_bucket = bucket
+            else:
+                self._link_after(before, node)
+            node = after
+
+
 def unordered_map_order(hashes: Sequence[int]) -> list[int]:
     """Iteration order (indexes into ``hashes``) of an ``unordered_map<uint64_t, T>``
-    filled in this order; a repeated key keeps its first position.
-
-    The node list and the per-bucket "node before the bucket's first node"
-    pointers of ``_Hashtable`` (``_M_insert_bucket_begin``, ``_M_rehash``).
-    """
-    head = -1  # _M_before_begin
-    nxt: list[int] = []  # next node of each inserted node (-2: end of list)
-    keys: list[int] = []
-    end = -2
-    first = end  # _M_before_begin._M_nxt
-    buckets: list[int | None] = [None]
-    threshold = 0  # _M_next_resize
-    present: set[int] = set()
-
-    def link_after(before: int, node: int) -> None:
-        nonlocal first
-        if before == head:
-            nxt[node] = first
-            first = node
-        else:
-            nxt[node] = nxt[before]
-            nxt[before] = node
-
-    for h in hashes:
-        if h in present:
-            continue
-        count = len(keys)
-        if count + 1 > threshold:
-            wanted = max(count + 1, 11 if threshold == 0 else 0)
-            if wanted >= len(buckets):
-                size = _next_bucket_count(max(wanted + 1, 2 * len(buckets)))
-                threshold = size
-                buckets = [None] * size
-                node, first, begin_bucket = first, end, 0
-                while node != end:
-                    after = nxt[node]
-                    bucket = keys[node] % size
-                    before = buckets[bucket]
-                    if before is None:
-                        nxt[node] = first
-                        first = node
-                        buckets[bucket] = head
-                        if nxt[node] != end:
-                            buckets[begin_bucket] = node
-                        begin_bucket = bucket
-                    else:
-                        link_after(before, node)
-                    node = after
-            else:
-                threshold = len(buckets)
-        node = len(keys)
-        keys.append(h)
-        nxt.append(end)
-        present.add(h)
-        bucket = h % len(buckets)
-        before = buckets[bucket]
-        if before is not None:
-            link_after(before, node)
-        else:
-            link_after(head, node)
-            if nxt[node] != end:
-                buckets[keys[nxt[node]] % len(buckets)] = node
-            buckets[bucket] = head
-    order: list[int] = []
-    node = first
-    while node != end:
-        order.append(node)
-        node = nxt[node]
+    filled in this order; a repeated key keeps its first position."""
     index_of: dict[int, int] = {}
     for index, h in enumerate(hashes):
         index_of.setdefault(h, index)
-    return [index_of[keys[n]] for n in order]
+    return [index_of[key] for key in UnorderedMapTable.filled(hashes).order()]
 
 
 # -- LLVM's hash_combine_range (llvm/ADT/Hashing.h) -------------------------------------
@@ -343,19 +401,47 @@ def profile_map_order(
     ``StringMap`` order with ``string_map`` (:func:`string_map_order`)."""
     if string_map:
         return string_map_order(profile)
-    values = list(profile.profiles.values())
-    if md5_names is None:
-        md5_names = profile.is_md5
-    hashes = [context_hash(fs.context, md5_frames, md5_names) for fs in values]
-    return [values[i] for i in unordered_map_order(hashes)]
+    at: dict[int, FunctionSamples] = {}
+    for fs in profile.profiles.values():
+        at.setdefault(context_hash(fs.context, md5_frames, _md5_names(profile, md5_names)), fs)
+    return [at[key] for key in hash_map_table(profile, md5_frames, md5_names).order()]
+
+
+def _md5_names(profile: SampleProfile, md5_names: bool | None) -> bool:
+    return profile.is_md5 if md5_names is None else md5_names
+
+
+def hash_map_table(
+    profile: SampleProfile, md5_frames: bool = True, md5_names: bool | None = None
+) -> UnorderedMapTable:
+    """14+'s profile map: an ``unordered_map`` keyed by :func:`context_hash`, filled in
+    the order the profiles were read or merged -- or the table the cold-context
+    trimmer left (``SampleProfile.map_table``)."""
+    md5 = _md5_names(profile, md5_names)
+    keys = [context_hash(fs.context, md5_frames, md5) for fs in profile.profiles.values()]
+    table = profile.map_table
+    if isinstance(table, UnorderedMapTable) and table.holds_exactly(keys):
+        return table
+    return UnorderedMapTable.filled(keys)
 
 
 def string_map_order(profile: SampleProfile) -> list[FunctionSamples]:
+    """LLVM 13's profile map in iteration order (:func:`string_map_table`)."""
+    at: dict[bytes, FunctionSamples] = {}
+    for fs in profile.profiles.values():
+        at.setdefault(string_map_key(fs.context), fs)
+    return [at[key] for key in string_map_table(profile).order()]
+
+
+def string_map_table(profile: SampleProfile) -> StringMapTable:
     """LLVM 13's profile map: a ``StringMap`` keyed by :func:`string_map_key`, filled in
-    the order the profiles were read or merged."""
-    values = list(profile.profiles.values())
-    keys = [string_map_key(fs.context) for fs in values]
-    return [values[i] for i in stringmap_order(keys, xxh3=False)]
+    the order the profiles were read or merged -- or the table the cold-context
+    trimmer left (``SampleProfile.map_table``)."""
+    keys = [string_map_key(fs.context) for fs in profile.profiles.values()]
+    table = profile.map_table
+    if isinstance(table, StringMapTable) and table.holds_exactly(keys):
+        return table
+    return StringMapTable.filled(keys, xxh3=False)
 
 
 def release_map_order(

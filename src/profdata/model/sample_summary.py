@@ -26,6 +26,7 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
+from profdata.releases import Release
 
 _DUPLICATED = int(ContextAttribute.DUPLICATED_INTO_BASE)
 
@@ -89,3 +90,15 @@ def summarize_profile(
         ordered = profile_map_order(profile, md5_frames, string_map=string_map)
         profiles = flatten_contexts(ordered, string_map).values()
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)
+
+
+def release_summary(profile: SampleProfile, release: Release) -> ProfileSummary:
+    """The summary ``release`` computes for ``profile``: which inlinees it skips, and the
+    map order its CS flattening meets contexts in (a context whose checksum differs
+    from the one met first is left out, so that order decides the counts)."""
+    return summarize_profile(
+        profile,
+        skip_duplicated=release.sample_summary_skips_duplicated_into_base,
+        md5_frames=release.sample_cs_hash_md5_frames,
+        string_map=release.sample_string_map_profiles,
+    )

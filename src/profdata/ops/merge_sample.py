@@ -231,7 +231,7 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     md5 = release.sample_cs_hash_md5_frames
     if options.merge_cold_context or options.trim_cold_context:
         string_map = release.sample_string_map_profiles
-        threshold = cold_count_threshold(profile, string_map)
+        threshold = cold_count_threshold(profile, release)
         if options.merge_cold_context and any(
             not fs.context.frames and fs.total_samples < threshold
             for fs in profile.profiles.values()
@@ -242,7 +242,9 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
             threshold,
             trim=options.trim_cold_context,
             merge=options.merge_cold_context,
-            frame_depth=options.cold_context_frame_depth,
+            frame_depth=options.cold_context_frame_depth
+            if release.sample_cold_context_frame_depth
+            else 1,
             md5_frames=md5,
             string_map=string_map,
         )

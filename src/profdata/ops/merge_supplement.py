@@ -41,7 +41,7 @@ from profdata.model.llvm_containers import densemap_order, stringmap_order
 from profdata.model.names import name_bytes
 from profdata.model.sample import FunctionSamples, SampleProfile
 from profdata.model.sample_map_order import profile_map_order, string_hash
-from profdata.model.sample_summary import summarize_profile
+from profdata.model.sample_summary import release_summary
 from profdata.model.summary import ProfileSummary, summarize_records
 from profdata.ops.merge import (
     Diagnostic,
@@ -185,9 +185,7 @@ def thresholds(
     )
     sample = samples.summary
     if sample is None:
-        sample = summarize_profile(
-            samples, skip_duplicated=rel.sample_summary_skips_duplicated_into_base
-        )
+        sample = release_summary(samples, rel)
     cold_instr = options.instr_cold_threshold or min_count_at(instr, COLD_PERCENTILE)
     return Thresholds(
         hot_sample=min_count_at(sample, HOT_PERCENTILE),

@@ -8,7 +8,12 @@ from pathlib import Path
 
 import pytest
 
-from profdata.model.sample_map_order import hash_combine_range, hash_short, unordered_map_order
+from profdata.model.sample_map_order import (
+    UnorderedMapTable,
+    hash_combine_range,
+    hash_short,
+    unordered_map_order,
+)
 
 M64 = (1 << 64) - 1
 
@@ -69,3 +74,70 @@ def test_unordered_map_order_matches_libstdcxx(n: int, tmp_path: Path) -> None:
     for seed in (1, 5, 99):
         out = subprocess.run([binary, str(n), str(seed)], capture_output=True, text=True).stdout
         assert unordered_map_order(keys(n, seed)) == [int(t) for t in out.split()]
+
+
+#: fill, erase every key whose draw says so, then insert more: prints the keys in order
+ERASE_PROGRAM = r"""
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+int main(int argc, char **argv) {
+  int n = atoi(argv[1]);
+  uint64_t x = strtoull(argv[2], 0, 10);
+  int later = atoi(argv[3]);
+  std::unordered_map<uint64_t, int> m;
+  uint64_t keys[100000];
+  for (int i = 0; i < n; i++) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    keys[i] = x >> 7;
+    m.emplace(keys[i], i);
+  }
+  for (int i = 0; i < n; i++)
+    if ((keys[i] >> 3) % 3 != 0) m.erase(keys[i]);
+  for (int i = 0; i < later; i++) {
+    x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+    m.emplace(x >> 7, n + i);
+  }
+  for (auto &p : m) printf("%llu ", (unsigned long long)p.first);
+  printf("\n");
+}
+"""
+
+
+def test_erasing_keeps_the_grown_buckets() -> None:
+    # 14 keys grow the map to 29 buckets (the rehash turns the list around: 13, 0, 1, ...);
+    # erasing 12 of them keeps 29 buckets, so 29 lands in bucket 0, just before key 0 --
+    # a fresh map of the same three keys (13 buckets: 1, 0) puts it in bucket 3, in front
+    table = UnorderedMapTable.filled(list(range(14)))
+    for key in range(2, 14):
+        table.erase(key)
+    table.insert(29)
+    assert table.order() == [29, 0, 1]
+    assert UnorderedMapTable.filled([0, 1, 29]).order() == [29, 1, 0]
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize(("n", "later"), [(12, 3), (30, 10), (200, 150), (1000, 40)])
+def test_unordered_map_erase_matches_libstdcxx(n: int, later: int, tmp_path: Path) -> None:
+    compiler = shutil.which("clang++-22") or shutil.which("g++")
+    if compiler is None:
+        pytest.skip("no C++ compiler")
+    source = tmp_path / "umap_erase.cc"
+    source.write_text(ERASE_PROGRAM)
+    binary = tmp_path / "umap_erase"
+    subprocess.run([compiler, "-O1", "-o", binary, source], check=True)
+    for seed in (1, 5, 99):
+        out = subprocess.run([binary, str(n), str(seed), str(later)], capture_output=True,
+                             text=True, check=True).stdout  # fmt: skip
+        x, drawn = seed, []
+        for _ in range(n + later):
+            x = (x * 6364136223846793005 + 1442695040888963407) & M64
+            drawn.append(x >> 7)
+        table = UnorderedMapTable.filled(drawn[:n])
+        for key in drawn[:n]:
+            if (key >> 3) % 3:
+                table.erase(key)
+        for key in drawn[n:]:
+            table.insert(key)
+        assert table.order() == [int(t) for t in out.split()]
