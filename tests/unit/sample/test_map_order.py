@@ -61,16 +61,21 @@ def test_hash_short_ranges_are_distinct_and_seeded() -> None:
     assert hash_combine_range(long) != hash_combine_range(long[:8])
 
 
-@pytest.mark.compat
-@pytest.mark.parametrize("n", [1, 12, 13, 14, 29, 30, 60, 128, 1000])
-def test_unordered_map_order_matches_libstdcxx(n: int, tmp_path: Path) -> None:
+def compiled(program: str, binary: Path) -> Path:
+    """``program`` built by the system's C++ compiler (its libstdc++ is the reference)."""
     compiler = shutil.which("clang++-22") or shutil.which("g++")
     if compiler is None:
         pytest.skip("no C++ compiler")
-    source = tmp_path / "umap.cc"
-    source.write_text(PROGRAM)
-    binary = tmp_path / "umap"
+    source = binary.with_suffix(".cc")
+    source.write_text(program)
     subprocess.run([compiler, "-O1", "-o", binary, source], check=True)
+    return binary
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("n", [1, 12, 13, 14, 29, 30, 60, 128, 1000])
+def test_unordered_map_order_matches_libstdcxx(n: int, tmp_path: Path) -> None:
+    binary = compiled(PROGRAM, tmp_path / "umap")
     for seed in (1, 5, 99):
         out = subprocess.run([binary, str(n), str(seed)], capture_output=True, text=True).stdout
         assert unordered_map_order(keys(n, seed)) == [int(t) for t in out.split()]
@@ -120,13 +125,7 @@ def test_erasing_keeps_the_grown_buckets() -> None:
 @pytest.mark.compat
 @pytest.mark.parametrize(("n", "later"), [(12, 3), (30, 10), (200, 150), (1000, 40)])
 def test_unordered_map_erase_matches_libstdcxx(n: int, later: int, tmp_path: Path) -> None:
-    compiler = shutil.which("clang++-22") or shutil.which("g++")
-    if compiler is None:
-        pytest.skip("no C++ compiler")
-    source = tmp_path / "umap_erase.cc"
-    source.write_text(ERASE_PROGRAM)
-    binary = tmp_path / "umap_erase"
-    subprocess.run([compiler, "-O1", "-o", binary, source], check=True)
+    binary = compiled(ERASE_PROGRAM, tmp_path / "umap_erase")
     for seed in (1, 5, 99):
         out = subprocess.run([binary, str(n), str(seed), str(later)], capture_output=True,
                              text=True, check=True).stdout  # fmt: skip
