@@ -42,6 +42,7 @@ from profdata.model.sample import (
     string_map_name,
 )
 from profdata.model.sample_map_order import (
+    K,
     context_hash,
     hash_map_table,
     profile_map_order,
@@ -242,7 +243,6 @@ def flatten_nested(
     target.head_samples = target.head_samples_estimate(False)
 
 
-K = TypeVar("K", bytes, int)  # a map's key: 13's spelled context, 14+'s context hash
 KeyIn = TypeVar("KeyIn", contravariant=True)
 
 

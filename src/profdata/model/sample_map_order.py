@@ -16,6 +16,7 @@ from __future__ import annotations
 import struct
 from bisect import bisect_left
 from collections.abc import Sequence
+from typing import TypeVar
 
 from profdata.model.llvm_containers import StringMapTable
 from profdata.model.names import md5_hash, name_bytes
@@ -67,6 +68,7 @@ def _next_bucket_count(x: int) -> int:
     return _snap(x)
 
 
+K = TypeVar("K", bytes, int)  # a profile map's key: 13's spelled context, 14+'s hash
 _END = -2  # no next node
 _HEAD = -1  # _M_before_begin, the node before the first
 
@@ -401,14 +403,22 @@ def profile_map_order(
     ``StringMap`` order with ``string_map`` (:func:`string_map_order`)."""
     if string_map:
         return string_map_order(profile)
-    at: dict[int, FunctionSamples] = {}
-    for fs in profile.profiles.values():
-        at.setdefault(context_hash(fs.context, md5_frames, _md5_names(profile, md5_names)), fs)
-    return [at[key] for key in hash_map_table(profile, md5_frames, md5_names).order()]
+    keys = _hash_keys(profile, md5_frames, md5_names)
+    return _in_order(profile, keys, _hash_table(profile, keys).order())
 
 
-def _md5_names(profile: SampleProfile, md5_names: bool | None) -> bool:
-    return profile.is_md5 if md5_names is None else md5_names
+def _hash_keys(profile: SampleProfile, md5_frames: bool, md5_names: bool | None) -> list[int]:
+    md5 = profile.is_md5 if md5_names is None else md5_names
+    return [context_hash(fs.context, md5_frames, md5) for fs in profile.profiles.values()]
+
+
+def _in_order(profile: SampleProfile, keys: Sequence[K], order: list[K]) -> list[FunctionSamples]:
+    """The profiles (keyed by ``keys``, in dict order) in ``order``; a key met twice is
+    its first profile, as a map insert of a present key is a lookup."""
+    at: dict[K, FunctionSamples] = {}
+    for key, fs in zip(keys, profile.profiles.values(), strict=True):
+        at.setdefault(key, fs)
+    return [at[key] for key in order]
 
 
 def hash_map_table(
@@ -417,8 +427,10 @@ def hash_map_table(
     """14+'s profile map: an ``unordered_map`` keyed by :func:`context_hash`, filled in
     the order the profiles were read or merged -- or the table the cold-context
     trimmer left (``SampleProfile.map_table``)."""
-    md5 = _md5_names(profile, md5_names)
-    keys = [context_hash(fs.context, md5_frames, md5) for fs in profile.profiles.values()]
+    return _hash_table(profile, _hash_keys(profile, md5_frames, md5_names))
+
+
+def _hash_table(profile: SampleProfile, keys: list[int]) -> UnorderedMapTable:
     table = profile.map_table
     if isinstance(table, UnorderedMapTable) and table.holds_exactly(keys):
         return table
@@ -427,17 +439,18 @@ def hash_map_table(
 
 def string_map_order(profile: SampleProfile) -> list[FunctionSamples]:
     """LLVM 13's profile map in iteration order (:func:`string_map_table`)."""
-    at: dict[bytes, FunctionSamples] = {}
-    for fs in profile.profiles.values():
-        at.setdefault(string_map_key(fs.context), fs)
-    return [at[key] for key in string_map_table(profile).order()]
+    keys = [string_map_key(fs.context) for fs in profile.profiles.values()]
+    return _in_order(profile, keys, _string_table(profile, keys).order())
 
 
 def string_map_table(profile: SampleProfile) -> StringMapTable:
     """LLVM 13's profile map: a ``StringMap`` keyed by :func:`string_map_key`, filled in
     the order the profiles were read or merged -- or the table the cold-context
     trimmer left (``SampleProfile.map_table``)."""
-    keys = [string_map_key(fs.context) for fs in profile.profiles.values()]
+    return _string_table(profile, [string_map_key(fs.context) for fs in profile.profiles.values()])
+
+
+def _string_table(profile: SampleProfile, keys: list[bytes]) -> StringMapTable:
     table = profile.map_table
     if isinstance(table, StringMapTable) and table.holds_exactly(keys):
         return table
