@@ -202,6 +202,8 @@ def run_with_deep_stack(argv: Sequence[str] | None = None) -> int:
             result.append(main(argv))
         except KeyboardInterrupt:  # arrived before main() or after it returned
             result.append(130)
+        except SystemExit as exc:  # argparse's --help (0); a thread would swallow it
+            result.append(exit_status(exc))
         finally:
             finished.set()
 
@@ -240,6 +242,14 @@ def run_with_deep_stack(argv: Sequence[str] | None = None) -> int:
     return result[0] if result else 1
 
 
+def exit_status(exc: SystemExit) -> int:
+    """The process status ``sys.exit`` would give ``exc``: a message is printed and is 1."""
+    if exc.code is None or isinstance(exc.code, int):
+        return exc.code or 0
+    print(exc.code, file=sys.stderr)
+    return 1
+
+
 def console_main() -> None:
     # names and lines quoted in messages are bytes held as surrogate escapes: write those
     # bytes back as they were, as llvm-profdata prints them (not as "\udcXX")
@@ -253,4 +263,4 @@ def console_main() -> None:
     sys.exit(run_with_deep_stack())
 
 
-__all__ = ["COMMANDS", "Output", "command_module", "main", "run_with_deep_stack"]
+__all__ = ["COMMANDS", "Output", "command_module", "exit_status", "main", "run_with_deep_stack"]

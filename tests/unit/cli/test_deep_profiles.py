@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from profdata.cli import run_with_deep_stack
+from profdata.cli import exit_status, run_with_deep_stack
 from tests.compat import tools
 from tests.conftest import CliResult
 
@@ -99,3 +99,21 @@ def test_ctrl_c_stops_the_command_with_130() -> None:
         rest = proc.stderr.read()
         assert proc.wait(timeout=30) == 130
     assert rest == "interrupted\n"
+
+
+@pytest.mark.parametrize("command", ["merge", "show", "overlap", "order"])
+def test_command_help_exits_zero_through_the_deep_stack_thread(
+    command: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """argparse ends ``--help`` with ``SystemExit(0)``, which a thread swallows: the
+    command thread passes the status on, so ``profdata merge --help`` exits 0 as
+    ``llvm-profdata merge --help`` does (it exited 1)."""
+    assert run_with_deep_stack([command, "--help"]) == 0
+    assert capsys.readouterr().out.startswith(f"usage: llvm-profdata {command}")
+
+
+def test_exit_status_of_a_message_is_one(capsys: pytest.CaptureFixture[str]) -> None:
+    assert exit_status(SystemExit("went wrong")) == 1
+    assert capsys.readouterr().err == "went wrong\n"
+    assert exit_status(SystemExit(None)) == 0
+    assert exit_status(SystemExit(2)) == 2
