@@ -56,6 +56,8 @@ class Release:
     raw_binary_ids_last_profile_only: bool  # the raw reader keeps one header's ids (<= 16)
     #: usage errors start "llvm-profdata merge:" (the subcommand's own cl parser, <= 16)
     cl_errors_name_subcommand: bool
+    #: "No subcommand specified! Run llvm-profata --help" (17-19; the typo was fixed in 20)
+    cl_no_subcommand_typo: bool
     #: an option may occur twice, the last one winning (14 and older: "may only occur zero
     #: or one times!", unless the option is a list)
     cl_repeated_options: bool
@@ -200,6 +202,7 @@ def _row(n: int) -> Release:
         show_indexed_binary_ids_header=n >= 18,
         raw_binary_ids_last_profile_only=n <= 16,
         cl_errors_name_subcommand=n <= 16,
+        cl_no_subcommand_typo=17 <= n <= 19,
         cl_repeated_options=n >= 15,
         show_kind_description="Profile kind supported by show:" if n >= 17 else "Profile kind:",
         raw_version_mismatch_wording=n >= 17,

@@ -125,6 +125,9 @@ COMMANDS = [
     ["show", "--memory", "--debug-info=/nonexistent/binary"],
     ["show", "--memory", PROFILE, PROFILE],
     ["show", "--memory", PROFILE],
+    # no subcommand, an unknown one: 16 and older pick it by hand, 17+ through cl
+    [],
+    ["bogus", PROFILE],
 ]
 
 

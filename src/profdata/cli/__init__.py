@@ -129,18 +129,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         args_in = _options.expand_response_files(args_in)
         rest, number, tb = _split_globals(args_in)
-        if not rest or rest[0] in ("-h", "--help", "-help"):
+        if rest and rest[0] in ("-h", "--help", "-help"):
             sys.stdout.write(USAGE)
-            return 0 if rest else 1
+            return 0
+        if not rest:
+            raise _options.command_error(releases.release(number), None)
         if rest[0] in ("--version", "-version"):
             from profdata import __version__
 
             print(f"profdata {__version__} (llvm-profdata {number} compatible)")
             return 0
+        rel = releases.release(number)
         command = command_module(rest[0])
         if command is None:
-            raise UsageError(f"{PROG}: Unknown command '{rest[0]}'. Try: {PROG} --help")
-        rel = releases.release(number)
+            raise _options.command_error(rel, rest[0])
         refusal = getattr(command, "unavailable", None)
         if refusal is not None and (error := refusal(rel)) is not None:
             raise error

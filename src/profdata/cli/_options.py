@@ -308,6 +308,25 @@ def cl_tool(release: Release, command: str) -> str:
     return f"llvm-profdata {command}" if release.cl_errors_name_subcommand else "llvm-profdata"
 
 
+def command_error(release: Release, word: str | None) -> CommandLineError:
+    """llvm-profdata's refusal of a missing (``word`` None) or unknown subcommand: 16 and
+    older pick the subcommand by hand and print their usage line, 17 and later leave it
+    to ``cl``'s subcommands."""
+    if release.cl_errors_name_subcommand:
+        what = "No command specified!" if word is None else "Unknown command!"
+        return CommandLineError(
+            f"llvm-profdata: {what}\nUSAGE: llvm-profdata <merge|show|overlap> [args...]"
+        )
+    if word is None:
+        tool = "llvm-profata" if release.cl_no_subcommand_typo else "llvm-profdata"
+        return CommandLineError(
+            f"llvm-profdata: No subcommand specified! Run {tool} --help for usage."
+        )
+    return CommandLineError(
+        f"llvm-profdata: Unknown subcommand '{word}'.  Try: 'llvm-profdata --help'"
+    )
+
+
 def positional_count_error(
     release: Release, command: str, least: int, most: int, given: int
 ) -> CommandLineError:

@@ -20,14 +20,17 @@ import argparse
 import errno
 import os
 
-from profdata.cli._options import LlvmArgumentParser, positional_count_error, uint32
+from profdata.cli._options import (
+    LlvmArgumentParser,
+    command_error,
+    positional_count_error,
+    uint32,
+)
 from profdata.cli._output import Output
 from profdata.errors import CommandLineError, FileError, WriteError
 from profdata.ops.merge import load_path
 from profdata.ops.order import order_functions, render_order
 from profdata.releases import Release
-
-_PROG = "llvm-profdata"
 
 
 def add_arguments(parser: LlvmArgumentParser) -> None:
@@ -54,9 +57,7 @@ def unavailable(release: Release) -> CommandLineError | None:
     """Releases before 17 have no ``order``: LLVM refuses the command before any option."""
     if release.order_command:
         return None
-    return CommandLineError(
-        f"{_PROG}: Unknown command!\nUSAGE: {_PROG} <merge|show|overlap> [args...]"
-    )
+    return command_error(release, "order")
 
 
 def run(args: argparse.Namespace) -> int:
