@@ -135,9 +135,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if not rest:
             raise _options.command_error(releases.release(number), None)
         if rest[0] in ("--version", "-version"):
-            from profdata import __version__
-
-            print(f"profdata {__version__} (llvm-profdata {number} compatible)")
+            print(_options.version_line(releases.release(number)))
             return 0
         rel = releases.release(number)
         command = command_module(rest[0])

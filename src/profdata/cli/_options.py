@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, NoReturn
 
 from profdata.errors import CommandLineError
-from profdata.releases import Release
+from profdata.releases import DEFAULT_RELEASE, Release
 
 #: ``cl::parser<bool>``'s spellings: an empty value (``--sparse=``) is true, ``yes``/``on`` are
 #: not accepted
@@ -42,6 +42,14 @@ def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
     return out
 
 
+def version_line(release: Release | None) -> str:
+    """What ``--version`` prints: ours, and the llvm-profdata release we mirror."""
+    from profdata import __version__
+
+    number = DEFAULT_RELEASE if release is None else release.number
+    return f"profdata {__version__} (llvm-profdata {number} compatible)"
+
+
 class LlvmArgumentParser(argparse.ArgumentParser):
     """An ArgumentParser that reads LLVM spellings and reports errors as UsageError."""
 
@@ -55,6 +63,13 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     ) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        # cl's --version is one of its generic options, taken by every subcommand
+        self.add_argument(
+            "--version",
+            action="version",
+            version=version_line(release),
+            help="print profdata's version and the llvm-profdata release it mirrors",
+        )
         self._bool_options: set[str] = set()
         #: how the tool names itself in usage errors: LLVM 16 and older add the subcommand
         self.tool = tool

@@ -21,6 +21,7 @@ from pathlib import Path
 
 import pytest
 
+from profdata import __version__
 from profdata.cli import exit_status, run_with_deep_stack
 from tests.compat import tools
 from tests.conftest import CliResult
@@ -117,3 +118,12 @@ def test_exit_status_of_a_message_is_one(capsys: pytest.CaptureFixture[str]) -> 
     assert capsys.readouterr().err == "went wrong\n"
     assert exit_status(SystemExit(None)) == 0
     assert exit_status(SystemExit(2)) == 2
+
+
+@pytest.mark.parametrize("spelling", ["--version", "-version"])
+def test_command_version_is_clis_generic_option(
+    spelling: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``llvm-profdata show --version`` prints the version and exits 0 whatever follows."""
+    assert run_with_deep_stack(["--llvm-release=14", "show", spelling, "x.profdata"]) == 0
+    assert capsys.readouterr().out == f"profdata {__version__} (llvm-profdata 14 compatible)\n"
