@@ -128,6 +128,9 @@ COMMANDS = [
     # no subcommand, an unknown one: 16 and older pick it by hand, 17+ through cl
     [],
     ["bogus", PROFILE],
+    # show refuses an output named as its input before it opens either
+    ["show", "-o", "same.proftext", "same.proftext"],
+    ["show", "-"],
 ]
 
 

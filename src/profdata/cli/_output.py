@@ -6,10 +6,12 @@ encoded with the same error handler to give back the exact bytes of the input.
 
 from __future__ import annotations
 
+import os
 import sys
+from collections.abc import Sequence
 
 from profdata.atomic import atomic_write_bytes
-from profdata.errors import FormatError
+from profdata.errors import CommandLineError, FormatError
 from profdata.model.names import ENCODING, ERRORS
 
 
@@ -33,6 +35,36 @@ class Output:
             sys.stdout.buffer.flush()
         else:
             atomic_write_bytes(self.path, data)
+
+
+def output_over_input(
+    command: str, output: str, inputs: Sequence[str], *, same_name: bool = False
+) -> CommandLineError | None:
+    """The refusal of an output that would replace an input profile.
+
+    ``show`` refuses an output named as its input (``same_name``: the names as typed,
+    so ``show -`` printing to stdout too).  LLVM opens the output before it reads, so
+    another spelling of the file (``./x``) -- and ``overlap``'s or ``order``'s
+    output over an input, which it never checks -- truncate the profile before it is
+    read.  A command that prints text never replaces a profile here: those are
+    refused with the same line.
+    """
+    for path in inputs:
+        if (same_name and path == output) or (
+            "-" not in (path, output) and _same_file(path, output)
+        ):
+            return CommandLineError(
+                f"llvm-profdata {command}: Input file name cannot be the same as the output "
+                "file name!"
+            )
+    return None
+
+
+def _same_file(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):  # one does not exist (yet), or a name with a NUL
+        return False
 
 
 def write_input_failure(path: str, message: str, error: object) -> None:

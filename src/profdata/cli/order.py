@@ -26,7 +26,7 @@ from profdata.cli._options import (
     positional_count_error,
     uint32,
 )
-from profdata.cli._output import Output
+from profdata.cli._output import Output, output_over_input
 from profdata.errors import CommandLineError, FileError, WriteError
 from profdata.ops.merge import load_path
 from profdata.ops.order import order_functions, render_order
@@ -68,6 +68,9 @@ def run(args: argparse.Namespace) -> int:
     if len(args.inputs) > 1:
         raise positional_count_error(release, "order", 0, 1, len(args.inputs))
     _check_output(args.output)
+    refusal = output_over_input("order", args.output, args.inputs)
+    if refusal is not None:
+        raise refusal
     if not args.inputs:
         raise FileError(os.strerror(errno.ENOENT))
     profile = load_path(args.inputs[0])

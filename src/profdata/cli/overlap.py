@@ -29,7 +29,7 @@ import argparse
 import sys
 
 from profdata.cli._options import LlvmArgumentParser, format_hint, positional_count_error, ullong
-from profdata.cli._output import Output
+from profdata.cli._output import Output, output_over_input
 from profdata.cli.merge import print_diagnostic
 from profdata.errors import (
     FileError,
@@ -149,6 +149,9 @@ def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int
 
 def run(args: argparse.Namespace) -> int:
     base_path, test_path = _positionals(args.inputs, args.release)
+    refusal = output_over_input("overlap", args.output, [base_path, test_path])
+    if refusal is not None:
+        raise refusal
     if args.profile_kind == "sample":
         return _run_sample(args, base_path, test_path)
     options = OverlapOptions(

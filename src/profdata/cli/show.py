@@ -23,9 +23,9 @@ from profdata.cli._options import (
     uint32,
     uint_list,
 )
-from profdata.cli._output import Output
+from profdata.cli._output import Output, output_over_input
 from profdata.errors import ProfdataError, UsageError
-from profdata.formats import open_instr
+from profdata.formats import open_instr, read_instr_bytes
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge_memprof import memprof_input_error
 from profdata.ops.show import ShowOptions, ShowReport, collect
@@ -215,6 +215,12 @@ def _run_memory(args: argparse.Namespace, release: Release) -> int:
     return 0
 
 
+def _open(path: str) -> InstrProfile:
+    """``-`` is standard input (``getFileOrSTDIN``; 14-19 then fail to read an indexed
+    profile from it, 22 reads it)."""
+    return read_instr_bytes(sys.stdin.buffer.read(), "-") if path == "-" else open_instr(path)
+
+
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
     if args.debug_info:
@@ -230,6 +236,9 @@ def run(args: argparse.Namespace) -> int:
         )
     if len(args.inputs) > 1:
         raise positional_count_error(release, "show", 0, 1, len(args.inputs))
+    refusal = output_over_input("show", args.output, args.inputs, same_name=True)
+    if refusal is not None:
+        raise refusal
     if args.memory:  # after the checks above, which show_main makes before any profile kind
         return _run_memory(args, release)
     fmt = "json" if args.json else (args.show_format or "text")
@@ -249,7 +258,7 @@ def run(args: argparse.Namespace) -> int:
             _print_what_llvm_flushed(collect(part, options, release))
 
     try:
-        profile = open_instr(args.inputs[0])
+        profile = _open(args.inputs[0])
     except ProfdataError as exc:
         print_read_part(exc.for_release(release).partial)
         raise

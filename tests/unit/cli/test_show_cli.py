@@ -222,3 +222,47 @@ def test_bytes_of_a_quoted_line_come_back_as_they_were(tmp_path: Path) -> None:
         f"error: {bad}:2: Expected 'NUM[.NUM]: NUM[ mangled_name:NUM]*', found  1: 5".encode()
         + b"\xe8x0"
     )
+
+
+SAME = b"llvm-profdata %s: Input file name cannot be the same as the output file name!\n"
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "-o", "@P", "@P"],  # llvm-profdata's own check: the names as typed
+        ["show", "--sample", "--output=@P", "@P"],
+        ["show", "-o", "./@P", "@P"],  # LLVM truncates the profile here; refused too
+        ["overlap", "-o", "@P", "@P", IR],  # LLVM truncates the base profile
+        ["overlap", "--sample", "-o", "@P", IR, "./@P"],
+        ["order", "-o", "@P", "@P"],
+    ],
+)
+def test_output_over_an_input_is_refused_and_the_input_kept(
+    run: Run, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, argv: list[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    profile = Path(IR).read_bytes()
+    (tmp_path / "in.proftext").write_bytes(profile)
+    result = run(*[word.replace("@P", "in.proftext") for word in argv])
+    assert (result.code, result.stderr) == (1, SAME % argv[0].encode())
+    assert (tmp_path / "in.proftext").read_bytes() == profile
+    assert list(tmp_path.iterdir()) == [tmp_path / "in.proftext"]
+
+
+def test_show_of_standard_input_to_standard_output_is_refused(run: Run) -> None:
+    """``show -`` with no ``-o``: input and output are both named ``-``."""
+    assert (run("show", "-").code, run("show", "-").stderr) == (1, SAME % b"show")
+
+
+def test_show_reads_standard_input(tmp_path: Path) -> None:
+    """``show -o FILE -`` reads the profile from standard input, as LLVM 22 does."""
+    out = tmp_path / "out.txt"
+    with open(IR, "rb") as stdin:
+        done = subprocess.run(
+            [sys.executable, "-m", "profdata", "show", "--all-functions", "--counts",
+             "-o", str(out), "-"],
+            stdin=stdin, capture_output=True, check=False,
+        )  # fmt: skip
+    assert (done.returncode, done.stderr) == (0, b"")
+    assert out.read_bytes() == golden("ir", "all-counts")
