@@ -63,6 +63,11 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     ) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
+        # cl's other help options print everything --help prints here (no hidden options)
+        self.add_argument(
+            "--help-hidden", "--help-list", "--help-list-hidden",
+            action="help", help="the same as --help",
+        )  # fmt: skip
         # cl's --version is one of its generic options, taken by every subcommand
         self.add_argument(
             "--version",

@@ -102,14 +102,24 @@ def test_ctrl_c_stops_the_command_with_130() -> None:
     assert rest == "interrupted\n"
 
 
-@pytest.mark.parametrize("command", ["merge", "show", "overlap", "order"])
+@pytest.mark.parametrize(
+    ("command", "spelling"),
+    [
+        ("merge", "--help"),
+        ("show", "-help"),
+        ("overlap", "--help-hidden"),
+        ("order", "--help"),
+        ("merge", "-help-list"),
+        ("show", "--help-list-hidden"),
+    ],
+)
 def test_command_help_exits_zero_through_the_deep_stack_thread(
-    command: str, capsys: pytest.CaptureFixture[str]
+    command: str, spelling: str, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """argparse ends ``--help`` with ``SystemExit(0)``, which a thread swallows: the
     command thread passes the status on, so ``profdata merge --help`` exits 0 as
-    ``llvm-profdata merge --help`` does (it exited 1)."""
-    assert run_with_deep_stack([command, "--help"]) == 0
+    ``llvm-profdata merge --help`` does (it exited 1); cl's other help options too."""
+    assert run_with_deep_stack([command, spelling]) == 0
     assert capsys.readouterr().out.startswith(f"usage: llvm-profdata {command}")
 
 
