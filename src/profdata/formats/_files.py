@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import mmap
 import os
+import sys
 
 from profdata.errors import FileError
 
@@ -30,4 +31,12 @@ def map_file(path: str | os.PathLike[str], *, populate: bool = False) -> memoryv
         raise FileError(exc.strerror or str(exc), path=spath) from exc
 
 
-__all__ = ["map_file"]
+def input_bytes(path: str | os.PathLike[str]) -> memoryview:
+    """An input's bytes: ``-`` is standard input (LLVM's ``getFileOrSTDIN``), any other
+    name the mapped file."""
+    if os.fspath(path) == "-":
+        return memoryview(sys.stdin.buffer.read())
+    return map_file(path)
+
+
+__all__ = ["input_bytes", "map_file"]

@@ -15,7 +15,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from profdata.errors import ProfdataError, UnrecognizedFormatError
-from profdata.formats._files import map_file
+from profdata.formats._files import input_bytes
 from profdata.model.sample import SampleProfile
 from profdata.releases import Release, release
 
@@ -107,5 +107,5 @@ def read_sample_bytes(
 
 
 def open_sample(path: str | os.PathLike[str], rel: Release | None = None) -> SampleProfile:
-    """Read a sample profile from a file."""
-    return read_sample_bytes(map_file(path), os.fspath(path), rel)
+    """Read a sample profile from a file (``-``: standard input)."""
+    return read_sample_bytes(input_bytes(path), os.fspath(path), rel)

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from profdata.errors import ProfdataError, UsageError
-from profdata.formats._files import map_file
+from profdata.formats._files import input_bytes
 from profdata.formats.sample_extbinary import read_named
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import md5_hash, name_bytes
@@ -130,8 +130,8 @@ def show_named_bytes(
 
 
 def show_sample_file(path: str, options: SampleShowOptions, release: Release) -> SampleShowOutput:
-    """``show --sample FILE``."""
-    return show_sample_bytes(map_file(path), path, options, release)
+    """``show --sample FILE`` (``-``: standard input)."""
+    return show_sample_bytes(input_bytes(path), path, options, release)
 
 
 def show_sample(

@@ -255,14 +255,35 @@ def test_show_of_standard_input_to_standard_output_is_refused(run: Run) -> None:
     assert (run("show", "-").code, run("show", "-").stderr) == (1, SAME % b"show")
 
 
-def test_show_reads_standard_input(tmp_path: Path) -> None:
-    """``show -o FILE -`` reads the profile from standard input, as LLVM 22 does."""
+SAMPLE_TEXT = b"main:100:10\n 1: 50\n 2: 30 foo:20\n 3: foo:5\n  1: 5\n"
+#: llvm-profdata 22's ``show --sample -o FILE -`` of SAMPLE_TEXT on standard input
+SAMPLE_SHOWN = (
+    b"Function: main: 100, 10, 2 sampled lines\n"
+    b"Samples collected in the function's body {\n  1: 50\n  2: 30, calls: foo:20\n}\n"
+    b"Samples collected in inlined callsites {\n"
+    b"  3: inlined callee: foo: 5, 0, 1 sampled lines\n"
+    b"    Samples collected in the function's body {\n      1: 5\n    }\n"
+    b"    No inlined callsites in this function\n}\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("argv", "stdin", "expected"),
+    [
+        (["show", "--all-functions", "--counts"], Path(IR).read_bytes(), None),
+        (["show", "--sample"], SAMPLE_TEXT, SAMPLE_SHOWN),
+        (["merge", "--sample", "--text"], SAMPLE_TEXT, SAMPLE_TEXT),
+    ],
+)
+def test_an_input_named_dash_is_standard_input(
+    tmp_path: Path, argv: list[str], stdin: bytes, expected: bytes | None
+) -> None:
+    """``show -o FILE -`` and ``merge --sample -o FILE -`` read the profile from standard
+    input, as LLVM 22 does."""
     out = tmp_path / "out.txt"
-    with open(IR, "rb") as stdin:
-        done = subprocess.run(
-            [sys.executable, "-m", "profdata", "show", "--all-functions", "--counts",
-             "-o", str(out), "-"],
-            stdin=stdin, capture_output=True, check=False,
-        )  # fmt: skip
+    done = subprocess.run(
+        [sys.executable, "-m", "profdata", *argv, "-o", str(out), "-"],
+        input=stdin, capture_output=True, check=False,
+    )  # fmt: skip
     assert (done.returncode, done.stderr) == (0, b"")
-    assert out.read_bytes() == golden("ir", "all-counts")
+    assert out.read_bytes() == (golden("ir", "all-counts") if expected is None else expected)
