@@ -100,9 +100,11 @@ class Release:
     #: correlation errors in the words of binary correlation ("could not find section (X)",
     #: "... data metadata in correlated file", "debug info/binary ..."); before: debug info only
     correlation_binary_wording: bool
-    #: --debug-info with --binary-file: "Expected only one of -debug-info, -binary-file,
-    #: -debuginfod or -debug-file-directory" (19: no debuginfod; 20 and 21 unverified)
-    merge_debuginfod_wording: bool
+    #: ``--correlate=KIND`` with ``--debug-file-directory`` (every subcommand takes both)
+    #: or merge's ``--debuginfod``: lightweight profiles' binaries found by build ID; and
+    #: --debug-info with --binary-file is "Expected only one of -debug-info, -binary-file,
+    #: -debuginfod or -debug-file-directory" (LLVM 20, PR 106606; 20 and 21 unverified)
+    correlate_by_build_id: bool
     show_correlation_sorted_names: bool  # show --debug-info names sorted (14/16: StringMap order)
     overlap_typo: bool  # "infomation"
     # -- sample profiles (sample-text.md §2; verified on 14, 15, 16, 19, 22)
@@ -230,7 +232,7 @@ def _row(n: int) -> Release:
         correlate_debug_info=n >= 14,
         merge_binary_file_option=n >= 18,
         correlation_binary_wording=n >= 18,
-        merge_debuginfod_wording=n >= 20,
+        correlate_by_build_id=n >= 20,
         show_correlation_sorted_names=n >= 19,
         overlap_typo=n <= 21,
         sample_text_merges_duplicates=n >= 19,

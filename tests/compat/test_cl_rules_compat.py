@@ -128,6 +128,18 @@ COMMANDS = [
     # no subcommand, an unknown one: 16 and older pick it by hand, 17+ through cl
     [],
     ["bogus", PROFILE],
+    # 20+: binaries found by build ID; the options' combinations are refused in this order
+    ["merge", "--debuginfod", PROFILE, "-o", OUT],
+    ["merge", "--correlate=binary", PROFILE, "-o", OUT],
+    ["merge", "--debug-file-directory=/nonexistent", PROFILE, "-o", OUT],
+    ["merge", "--debug-file-directory=/x", "--binary-file=/nonexistent/bin", PROFILE, "-o", OUT],
+    ["merge", "--debug-info=/nonexistent/bin", "--debuginfod", PROFILE, "-o", OUT],
+    ["merge", "--correlate=bogus", PROFILE, "-o", OUT],
+    ["merge", "--correlate=", PROFILE, "-o", OUT],
+    ["merge", "--correlate=binary", "--debug-file-directory=/x", PROFILE, "-o", OUT],
+    ["show", "--correlate=binary", "--debug-file-directory=/x", PROFILE],  # taken, unused
+    ["overlap", "--debug-file-directory=/x", PROFILE, PROFILE],
+    ["show", "--debuginfod", PROFILE],  # merge's only
     # show refuses an output named as its input before it opens either
     ["show", "-o", "same.proftext", "same.proftext"],
     ["show", "-"],

@@ -63,18 +63,6 @@ class LlvmArgumentParser(argparse.ArgumentParser):
     ) -> None:
         kwargs.setdefault("allow_abbrev", False)
         super().__init__(*args, **kwargs)
-        # cl's other help options print everything --help prints here (no hidden options)
-        self.add_argument(
-            "--help-hidden", "--help-list", "--help-list-hidden",
-            action="help", help="the same as --help",
-        )  # fmt: skip
-        # cl's --version is one of its generic options, taken by every subcommand
-        self.add_argument(
-            "--version",
-            action="version",
-            version=version_line(release),
-            help="print profdata's version and the llvm-profdata release it mirrors",
-        )
         self._bool_options: set[str] = set()
         #: how the tool names itself in usage errors: LLVM 16 and older add the subcommand
         self.tool = tool
@@ -86,6 +74,32 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._enum_values: dict[str, tuple[str, str]] = {}
         #: options ``cl`` lets occur more than once even in 14 (``cl::list``, ``cl::ZeroOrMore``)
         self._repeatable: set[str] = set()
+        # cl's other help options print everything --help prints here (no hidden options)
+        self.add_argument(
+            "--help-hidden", "--help-list", "--help-list-hidden",
+            action="help", help="the same as --help",
+        )  # fmt: skip
+        # 20+: two options of no subcommand, which every subcommand takes (merge uses them)
+        self.add_value(
+            "--debug-file-directory", action="append", default=[], metavar="DIR",
+            available=self.knows(lambda r: r.correlate_by_build_id),
+            help="with --correlate: find each raw input's binary as "
+            "DIR/.build-id/xx/rest.debug by its build ID (LLVM 20+)",
+        )  # fmt: skip
+        self.add_value(
+            "--correlate", choices=("", "debug-info", "binary"), default="",
+            available=self.knows(lambda r: r.correlate_by_build_id),
+            help="correlate raw inputs with the binary their build ID names, by its debug "
+            "info or its profile sections (LLVM 20+)",
+        )  # fmt: skip
+        self.allow_repeats("--debug-file-directory")
+        # cl's --version is one of its generic options, taken by every subcommand
+        self.add_argument(
+            "--version",
+            action="version",
+            version=version_line(release),
+            help="print profdata's version and the llvm-profdata release it mirrors",
+        )
 
     def knows(self, feature: Callable[[Release], bool]) -> bool:
         """Whether the selected release has ``feature`` (a parser without one has them all)."""

@@ -161,6 +161,12 @@ def add_correlation_arguments(parser: LlvmArgumentParser) -> None:
         available=parser.knows(lambda r: r.show_correlation_warnings_option),
         help="correlation warnings to print (0 = no limit; default 5; LLVM 17+)",
     )
+    parser.add_flag(
+        "--debuginfod",
+        available=parser.knows(lambda r: r.correlate_by_build_id),
+        help="with --correlate: after the directories, ask the debuginfod cache and the "
+        "servers of DEBUGINFOD_URLS for the binary (LLVM 20+)",
+    )
 
 
 def _warn(line: str) -> None:
@@ -168,24 +174,49 @@ def _warn(line: str) -> None:
 
 
 def _correlating_loader(args: argparse.Namespace) -> Loader | None:
-    """``mergeInstrProfile``'s correlator: loaded once, before any input is read."""
+    """``mergeInstrProfile``'s correlator: one binary loaded before any input is read, or
+    (``--correlate``) a fetcher that finds each raw input's binary by its build ID."""
     rel = args.release
     limit = args.max_debug_info_correlation_warnings
-    if not args.debug_info and not args.binary_file:
-        return None
-    if args.debug_info and args.binary_file:
-        more = ", -debuginfod or -debug-file-directory" if rel.merge_debuginfod_wording else ""
+    directories = tuple(args.debug_file_directory)
+    by_id = args.debuginfod or bool(directories)
+    if not args.debug_info:
+        if args.binary_file and by_id:
+            raise UsageError(
+                "Expected only one of -binary-file, -debuginfod or -debug-file-directory"
+            )
+    elif args.binary_file or by_id:
+        more = ", -debuginfod or -debug-file-directory" if rel.correlate_by_build_id else ""
         raise UsageError(f"Expected only one of -debug-info, -binary-file{more}")
+    if not args.debug_info and not args.binary_file and not by_id and not args.correlate:
+        return None
     from profdata.formats.correlate import CorrelatorKind, load_correlation, read_correlated
 
-    kind = CorrelatorKind.DEBUG_INFO if args.debug_info else CorrelatorKind.BINARY
-    correlation = load_correlation(
-        args.debug_info or args.binary_file, kind,
-        max_warnings=5 if limit is None else limit,
+    if args.debug_info or args.binary_file:
+        kind = CorrelatorKind.DEBUG_INFO if args.debug_info else CorrelatorKind.BINARY
+        correlation = load_correlation(
+            args.debug_info or args.binary_file, kind,
+            max_warnings=5 if limit is None else limit,
+            binary_wording=rel.correlation_binary_wording,
+            warn=_warn,
+        )  # fmt: skip
+        return lambda path: read_correlated(path, correlation)
+    if not by_id:
+        raise UsageError(
+            "Expected --debuginfod or --debug-file-directory when --correlate is provided"
+        )
+    if not args.correlate:
+        given = "--debuginfod" if args.debuginfod else "--debug-file-directory"
+        raise UsageError(f"Expected --correlate when {given} is provided")
+    from profdata.formats.correlate_fetch import BuildIdFetcher, CorrelationsByBuildId
+
+    by_build_id = CorrelationsByBuildId(
+        BuildIdFetcher(directories, debuginfod=args.debuginfod),
+        CorrelatorKind.DEBUG_INFO if args.correlate == "debug-info" else CorrelatorKind.BINARY,
         binary_wording=rel.correlation_binary_wording,
         warn=_warn,
-    )  # fmt: skip
-    return lambda path: read_correlated(path, correlation)
+    )
+    return lambda path: read_correlated(path, by_build_id)
 
 
 def print_diagnostic(diagnostic: Diagnostic) -> None:
@@ -257,7 +288,7 @@ def run(args: argparse.Namespace) -> int:
     load = _correlating_loader(args)
     if args.dask:
         if load is not None:
-            raise UsageError("--dask does not take --debug-info or --binary-file")
+            raise UsageError("--dask does not take --debug-info, --binary-file or --correlate")
         result = _merge_on_dask(args, inputs, options)
     elif load is not None:
         result = merge_instr(inputs, options, load=load, sink=print_diagnostic)

@@ -47,6 +47,7 @@ from profdata.formats._files import map_file
 from profdata.formats._names import holds_empty_name, read_name_payloads
 from profdata.formats.correlate_data import (
     Correlation,
+    CorrelationSource,
     CorrelationWarnings,
     CorrelatorKind,
     Probe,
@@ -407,9 +408,10 @@ def _binary_records(
 
 
 # -- reading profiles with a correlator ---------------------------------------------
-def read_correlated(path: str, correlation: Correlation) -> InstrProfile:
+def read_correlated(path: str, correlation: CorrelationSource) -> InstrProfile:
     """One merge input read as ``InstrProfReader::create(Path, Correlator)`` reads it:
-    raw profiles take their records from ``correlation``; other formats ignore it."""
+    raw profiles take their records from ``correlation`` (or from the one it gives for
+    their build IDs); other formats ignore it."""
     data = memoryview(sys.stdin.buffer.read()) if path == "-" else map_file(path)
     if not data:
         raise EmptyProfileError("the file is empty", path=path)

@@ -18,7 +18,7 @@ missing.
 from __future__ import annotations
 
 import enum
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -148,6 +148,12 @@ def is_lightweight(header: RawHeader) -> bool:
     if header.num_data or header.names_size:
         return False
     return bool(header.kind & ProfileKind.DEBUG_INFO_CORRELATE) or header.num_counters > 0
+
+
+#: what the raw reader correlates with: one binary's correlation (``--binary-file``,
+#: ``--debug-info``), or what gives the correlation of the binary a profile's build IDs
+#: name (``--correlate``, :mod:`profdata.formats.correlate_fetch`)
+CorrelationSource = Correlation | Callable[[Sequence[bytes]], Correlation]
 
 
 def correlated_sections(

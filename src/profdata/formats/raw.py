@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import copy
 import struct
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
 from typing import NoReturn
@@ -46,7 +46,12 @@ from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteOrder, ByteReader, pad8
 from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_names_as_llvm
-from profdata.formats.correlate_data import Correlation, correlated_sections, is_lightweight
+from profdata.formats.correlate_data import (
+    Correlation,
+    CorrelationSource,
+    correlated_sections,
+    is_lightweight,
+)
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
     UNSET_TIMESTAMPS,
@@ -95,7 +100,7 @@ def read(
     data: bytes | bytearray | memoryview,
     path: str | None = None,
     *,
-    correlation: Correlation | None = None,
+    correlation: CorrelationSource | None = None,
     _relabel_tried: bool = False,
 ) -> InstrProfile:
     """Every raw profile in ``data`` (several may be concatenated) as one profile.
@@ -104,7 +109,8 @@ def read(
     the first header (what ``llvm-profdata merge`` uses); ``symbols`` holds
     every function and vtable name of every concatenated profile; temporal
     timestamps of all of them form one trace, as in ``getTemporalProfTraces``.
-    A lightweight profile takes its data records and names from ``correlation``
+    A lightweight profile takes its data records and names from ``correlation``, or
+    from the one it gives for the profile's build IDs when it is a function
     (:mod:`profdata.formats.correlate`) and cannot be read without one.
     """
     view = memoryview(data).cast("B")
@@ -143,7 +149,7 @@ def _refuse_relabelled(
     width: int,
     order: ByteOrder,
     path: str | None,
-    correlation: Correlation | None,
+    correlation: CorrelationSource | None,
     failure: FormatError,
 ) -> None:
     """Raise the version error a file deserves whose version field was changed: it fails
@@ -363,13 +369,19 @@ class _ProfileReader:
         width: int,
         *,
         first: bool,
-        correlation: Correlation | None = None,
+        correlation: CorrelationSource | None = None,
     ) -> None:
         self.cur = cur
         self.start = start
         self.layout, self.header = self._read_header(width, first)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
-        self.correlation = correlation
+        self.correlation: Correlation | None = None
+        #: ``--correlate``: gives the correlation of the binary the profile's build ID names
+        self.by_build_id: Callable[[Sequence[bytes]], Correlation] | None = None
+        if correlation is None or isinstance(correlation, Correlation):
+            self.correlation = correlation
+        else:
+            self.by_build_id = correlation
         self.correlated = correlation is not None or is_lightweight(self.header)
         #: what ``RawInstrProfReader`` delivered before a bad data record: the records
         #: before it (llvm-profdata merges and prints them before failing)
@@ -477,6 +489,8 @@ class _ProfileReader:
         self._check_binary_ids_size()
         binary_ids = self._binary_ids()
         self._check_regions()
+        if self.by_build_id is not None:
+            self.correlation = self.by_build_id(binary_ids)
         names = self._names(self.regions["names"])
         vtable_names = self._names(self.regions["vnames"])
         data = self._array(self.regions["data"], self.layout.data_dtype, self.header.num_data)
