@@ -158,6 +158,9 @@ class Release:
     #: show --memory errors print the file and the message on two lines (15-19; 14: "F: msg")
     memprof_show_split_errors: bool
     memprof_yaml_input: bool  # merge reads MemProf YAML
+    #: merge --memprof-random-hotness[-seed]: glibc rand() makes each allocation context
+    #: cold or not cold (a testing aid, LLVM 20, PR 113998)
+    memprof_random_hotness: bool
 
 
 def _memprof_versions(n: int) -> tuple[int, ...]:
@@ -269,6 +272,7 @@ def _row(n: int) -> Release:
         memprof_show_indexed=n >= 20,
         memprof_show_split_errors=15 <= n < 20,
         memprof_yaml_input=n >= 20,
+        memprof_random_hotness=n >= 20,
     )
 
 

@@ -140,6 +140,9 @@ COMMANDS = [
     ["show", "--correlate=binary", "--debug-file-directory=/x", PROFILE],  # taken, unused
     ["overlap", "--debug-file-directory=/x", PROFILE, PROFILE],
     ["show", "--debuginfod", PROFILE],  # merge's only
+    # 20+: --memprof-random-hotness says its seed once per writer context
+    ["merge", "--memprof-random-hotness", "--memprof-random-hotness-seed=5", PROFILE, "-o", OUT],
+    ["merge", "--memprof-random-hotness-seed=x", PROFILE, "-o", OUT],
     # show refuses an output named as its input before it opens either
     ["show", "-o", "same.proftext", "same.proftext"],
     ["show", "-"],

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli import merge_sample, merge_supplement
@@ -43,6 +44,7 @@ from profdata.ops.merge import (
 )
 from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import WeightedFile, collect, read_remapping
+from profdata.ops.merge_threads import context_count
 
 PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
@@ -123,6 +125,16 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
     parser.add_flag(
         "--memprof-full-schema", available=2 in versions,
         help="write every MemInfoBlock field (LLVM 19+)",
+    )  # fmt: skip
+    hotness = parser.knows(lambda r: r.memprof_random_hotness)
+    parser.add_flag(
+        "--memprof-random-hotness", available=hotness,
+        help="make each MemProf allocation context cold or not cold at random, with "
+        "glibc's rand() as LLVM does (a testing aid; LLVM 20+)",
+    )  # fmt: skip
+    parser.add_uint(
+        "--memprof-random-hotness-seed", default=0, available=hotness,
+        help="the seed of --memprof-random-hotness (0: the time; printed on stderr)",
     )  # fmt: skip
     parser.add_value(
         "--profiled-binary", default="",
@@ -252,7 +264,17 @@ def _options(args: argparse.Namespace) -> MergeOptions:
         remapping=remapping,
         function=args.function,
         no_function=args.no_function,
+        random_hotness_seed=_hotness_seed(args),
+        # one rand() sequence over the inputs in order: no loading in other processes
+        processes=1 if args.memprof_random_hotness else 0,
     )
+
+
+def _hotness_seed(args: argparse.Namespace) -> int | None:
+    """``--memprof-random-hotness``'s seed (0: the time, as ``std::time(nullptr)``)."""
+    if not args.memprof_random_hotness:
+        return None
+    return args.memprof_random_hotness_seed or int(time.time()) & 0xFFFFFFFF
 
 
 def _encode(
@@ -286,9 +308,14 @@ def run(args: argparse.Namespace) -> int:
     if args.output_format == "gcc":
         raise UsageError("unknown format is specified")
     load = _correlating_loader(args)
+    if options.random_hotness_seed is not None:  # each writer context's constructor says it
+        for _ in range(context_count(len(inputs), options.num_threads)):
+            sys.stderr.write(f"random hotness seed = {options.random_hotness_seed}\n")
     if args.dask:
         if load is not None:
             raise UsageError("--dask does not take --debug-info, --binary-file or --correlate")
+        if options.random_hotness_seed is not None:
+            raise UsageError("--dask does not take --memprof-random-hotness")
         result = _merge_on_dask(args, inputs, options)
     elif load is not None:
         result = merge_instr(inputs, options, load=load, sink=print_diagnostic)

@@ -28,6 +28,7 @@ import numpy as np
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
 from profdata.formats import open_instr, read_instr_bytes
+from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
@@ -126,6 +127,8 @@ class InstrProfWriter:
     vtable_names: list[str] = field(default_factory=list)
     #: MemProf data of MemProf YAML inputs (indexed inputs contribute none, as in LLVM)
     memprof: MemProfData | None = None
+    #: ``--memprof-random-hotness``: glibc's ``rand()``, shared by the writer contexts
+    hotness: GlibcRandom | None = None
 
     def add_record(
         self, record: InstrRecord, weight: int = 1, name: str | None = None
@@ -229,7 +232,7 @@ class InstrProfWriter:
             self.binary_ids.extend(
                 profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
             )
-        self.memprof = merged_memprof(self.memprof, profile.memprof)
+        self.memprof = merged_memprof(self.memprof, profile.memprof, hotness=self.hotness)
 
     @staticmethod
     def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
@@ -280,7 +283,9 @@ class InstrProfWriter:
         warnings = [w for ws in self.add_records(records, 1, names) for w in ws]
         self.binary_ids.extend(other.binary_ids)
         self.traces.add_traces(other.traces.traces, other.traces.stream_size)
-        self.memprof = merged_memprof(self.memprof, other.memprof, from_writer=True)
+        self.memprof = merged_memprof(
+            self.memprof, other.memprof, from_writer=True, hotness=self.hotness
+        )
         return warnings
 
     def filter_functions(self, keep: str = "", drop: str = "") -> FilterNote | None:
@@ -385,6 +390,9 @@ class MergeOptions:
     #: processes that load raw profiles of one binary (writer contexts split between
     #: them); 0: one per available CPU.  The output does not depend on it.
     processes: int = 0
+    #: ``--memprof-random-hotness``: the ``srand`` seed of the one ``rand()`` sequence every
+    #: writer context draws from (None: off)
+    random_hotness_seed: int | None = None
 
 
 @dataclass
@@ -456,7 +464,9 @@ def merge_instr(
     if not release.merge_reads_stdin:
         load = _stdin_is_empty(load)
     count = context_count(len(inputs), options.num_threads)
-    contexts = [WriterContext(_new_writer(options)) for _ in range(count)]
+    seed = options.random_hotness_seed
+    hotness = None if seed is None else GlibcRandom(seed)
+    contexts = [WriterContext(_new_writer(options, hotness)) for _ in range(count)]
     fast = FastMerge(options, contexts, load) if reads_files else None
 
     def load_one(index: int, reporter: Reporter) -> None:
@@ -548,13 +558,13 @@ def _stdin_is_empty(load: Loader) -> Loader:
     return wrapped
 
 
-def _new_writer(options: MergeOptions) -> InstrProfWriter:
+def _new_writer(options: MergeOptions, hotness: GlibcRandom | None = None) -> InstrProfWriter:
     reservoir = TraceReservoir(
         reservoir_size=options.trace_reservoir_size,
         max_length=options.max_trace_length,
         fills_first=options.release.trace_reservoir_fills_first,
     )
-    return InstrProfWriter(options.release, reservoir)
+    return InstrProfWriter(options.release, reservoir, hotness=hotness)
 
 
 def _load_input(

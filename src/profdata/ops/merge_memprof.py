@@ -25,12 +25,16 @@ from profdata.formats.memprof import (
     rules_for,
 )
 from profdata.formats.memprof_yaml import EMPTY_PROFILE, is_memprof_yaml, memprof_yaml_profile
+from profdata.model.counters import U64_MAX
+from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile
-from profdata.model.memprof import MemProfData, MemProfRecord
+from profdata.model.memprof import MIB_ID, AllocSite, MemInfoBlock, MemProfData, MemProfRecord
 from profdata.releases import Release
 
 
-def add_input_memprof(dest: MemProfData, incoming: MemProfData) -> None:
+def add_input_memprof(
+    dest: MemProfData, incoming: MemProfData, hotness: GlibcRandom | None = None
+) -> None:
     """``InstrProfWriter::addMemProfData`` of LLVM 22, quirk included.
 
     Into an empty writer the input's frames, call stacks and records are
@@ -53,10 +57,12 @@ def add_input_memprof(dest: MemProfData, incoming: MemProfData) -> None:
                 return
     else:
         dest.call_stacks.update(incoming.call_stacks)
-    _add_records(dest, incoming)
+    _add_records(dest, incoming, hotness)
 
 
-def merge_writer_memprof(dest: MemProfData, src: MemProfData) -> None:
+def merge_writer_memprof(
+    dest: MemProfData, src: MemProfData, hotness: GlibcRandom | None = None
+) -> None:
     """``mergeRecordsFromWriter``: frames and call stacks by id (a conflicting id stops
     the merge), then every record, a repeated GUID appending its allocation sites."""
     for fid, frame in src.frames.items():
@@ -65,17 +71,34 @@ def merge_writer_memprof(dest: MemProfData, src: MemProfData) -> None:
     for cs_id, stack in src.call_stacks.items():
         if dest.call_stacks.setdefault(cs_id, stack) != stack:
             return
-    _add_records(dest, src)
+    _add_records(dest, src, hotness)
 
 
-def _add_records(dest: MemProfData, incoming: MemProfData) -> None:
-    """``addMemProfRecord`` for each record (``IndexedMemProfRecord::merge``)."""
+def _add_records(
+    dest: MemProfData, incoming: MemProfData, hotness: GlibcRandom | None = None
+) -> None:
+    """``addMemProfRecord`` for each record (``IndexedMemProfRecord::merge``); with
+    ``hotness`` each allocation context is first made cold or not cold by ``rand() % 2``,
+    in record and site order, every time a record is added (a context folded from
+    another writer context is drawn again)."""
     for guid, record in incoming.records.items():
+        sites = record.alloc_sites
+        if hotness is not None:
+            sites = [_random_hotness(site, hotness.rand() % 2 == 1) for site in sites]
         existing = dest.records.get(guid)
         if existing is None:
-            dest.records[guid] = MemProfRecord(list(record.alloc_sites), list(record.call_sites))
+            dest.records[guid] = MemProfRecord(list(sites), list(record.call_sites))
         else:
-            existing.alloc_sites.extend(record.alloc_sites)
+            existing.alloc_sites.extend(sites)
+
+
+def _random_hotness(site: AllocSite, cold: bool) -> AllocSite:
+    """The lifetime access density and lifetime ``getAllocType`` reads as cold (0 and
+    2**64-1) or as not cold (2**64-1 and 0)."""
+    values = dict(site.info.values)
+    values[MIB_ID["TotalLifetimeAccessDensity"]] = 0 if cold else U64_MAX
+    values[MIB_ID["TotalLifetime"]] = U64_MAX if cold else 0
+    return AllocSite(site.call_stack_id, MemInfoBlock(values))
 
 
 def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataError | None:
@@ -142,7 +165,11 @@ def checked_input(
 
 
 def merged_memprof(
-    dest: MemProfData | None, incoming: MemProfData | None, *, from_writer: bool = False
+    dest: MemProfData | None,
+    incoming: MemProfData | None,
+    *,
+    from_writer: bool = False,
+    hotness: GlibcRandom | None = None,
 ) -> MemProfData | None:
     """The writer's MemProf data after adding an input's, or (``from_writer``) another
     writer context's."""
@@ -150,7 +177,7 @@ def merged_memprof(
         return dest
     result = dest if dest is not None else MemProfData()
     if from_writer:
-        merge_writer_memprof(result, incoming)
+        merge_writer_memprof(result, incoming, hotness)
     else:
-        add_input_memprof(result, incoming)
+        add_input_memprof(result, incoming, hotness)
     return result
