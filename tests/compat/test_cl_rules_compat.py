@@ -143,6 +143,9 @@ COMMANDS = [
     # 20+: --memprof-random-hotness says its seed once per writer context
     ["merge", "--memprof-random-hotness", "--memprof-random-hotness-seed=5", PROFILE, "-o", OUT],
     ["merge", "--memprof-random-hotness-seed=x", PROFILE, "-o", OUT],
+    # cl's option printers: accepted, nothing printed for a subcommand's options
+    ["show", "--print-options", "--print-all-options", "--counts", PROFILE],
+    ["merge", "--print-options=0", PROFILE, "-o", OUT],
     # show refuses an output named as its input before it opens either
     ["show", "-o", "same.proftext", "same.proftext"],
     ["show", "-"],

@@ -79,6 +79,12 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             "--help-hidden", "--help-list", "--help-list-hidden",
             action="help", help="the same as --help",
         )  # fmt: skip
+        # cl's option printers, which print nothing for a subcommand's options
+        for printer in ("--print-options", "--print-all-options"):
+            self.add_flag(
+                printer,
+                help="accepted; llvm-profdata prints nothing for a subcommand's options either",
+            )
         # 20+: two options of no subcommand, which every subcommand takes (merge uses them)
         self.add_value(
             "--debug-file-directory", action="append", default=[], metavar="DIR",
