@@ -215,12 +215,13 @@ class _RawPart:
 
 def _assemble(parts: list[_RawPart]) -> RawProfile:
     binary_ids: list[bytes] = []
-    vtable_names: dict[str, None] = {}
     timestamps: list[tuple[int, int]] = []
     for part in parts:
         binary_ids.extend(part.binary_ids)
-        vtable_names.update(dict.fromkeys(part.vtable_names.table().values()))
         timestamps.extend(part.timestamps)
+    # each header gets a new symbol table (readHeader's createSymtab): the reader's vtable
+    # names, what merge --keep-vtable-symbols takes, are the last profile's
+    vtable_names = list(parts[-1].vtable_names.table().values())
     traces: list[TemporalTrace] = []
     if timestamps:
         timestamps.sort()
@@ -249,7 +250,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         binary_ids=binary_ids,
         traces=traces,
         trace_stream_size=1 if traces else 0,
-        vtable_names=list(vtable_names),
+        vtable_names=vtable_names,
         name_tables=[table for part in parts for table in (part.names, part.vtable_names)],
         last_raw_binary_ids=list(parts[-1].binary_ids) if len(parts) > 1 else None,
     )

@@ -33,7 +33,7 @@ from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.memprof import MemProfData
-from profdata.model.names import name_bytes
+from profdata.model.names import name_bytes, names_bytes
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_memprof import checked_input, load_memprof_input, merged_memprof
 from profdata.ops.merge_records import (
@@ -218,7 +218,12 @@ class InstrProfWriter:
         """The vtable names (if kept), temporal traces and binary ids of a loaded input
         (LLVM reads the binary ids only after the last record)."""
         if keep_vtable_symbols and vtable_names_error(profile) is None:
-            self.vtable_names.extend(profile.vtable_names)
+            # loadInput walks the reader's symbol table, a StringMap filled in file order,
+            # into the writer's StringSet: the input's names arrive in that map's order
+            names = list(profile.vtable_names)
+            keys = names_bytes(names)
+            order = stringmap_order(keys, xxh3=self.release.stringmap_xxh3_hash)
+            self.vtable_names.extend(names[i] for i in order)
         if (
             self.release.merge_temporal_traces
             and profile.kind & ProfileKind.TEMPORAL
