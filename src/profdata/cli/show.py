@@ -25,7 +25,7 @@ from profdata.cli._options import (
 )
 from profdata.cli._output import Output, output_over_input
 from profdata.errors import ProfdataError, UsageError
-from profdata.formats import open_instr, read_instr_bytes
+from profdata.formats import open_instr
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge_memprof import memprof_input_error
 from profdata.ops.show import ShowOptions, ShowReport, collect
@@ -215,12 +215,6 @@ def _run_memory(args: argparse.Namespace, release: Release) -> int:
     return 0
 
 
-def _open(path: str) -> InstrProfile:
-    """``-`` is standard input (``getFileOrSTDIN``; 14-19 then fail to read an indexed
-    profile from it, 22 reads it)."""
-    return read_instr_bytes(sys.stdin.buffer.read(), "-") if path == "-" else open_instr(path)
-
-
 def run(args: argparse.Namespace) -> int:
     release: Release = args.release
     if args.debug_info:
@@ -258,7 +252,7 @@ def run(args: argparse.Namespace) -> int:
             _print_what_llvm_flushed(collect(part, options, release))
 
     try:
-        profile = _open(args.inputs[0])
+        profile = open_instr(args.inputs[0])  # '-': standard input, as 22 reads it
     except ProfdataError as exc:
         print_read_part(exc.for_release(release).partial)
         raise

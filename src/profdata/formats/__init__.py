@@ -12,6 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from profdata.errors import EmptyProfileError, ProfdataError, UnrecognizedFormatError
+from profdata.formats._files import input_bytes
 from profdata.formats._files import map_file as map_file
 from profdata.model.instr import InstrProfile
 
@@ -73,6 +74,7 @@ def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = No
 
 
 def open_instr(path: str | os.PathLike[str]) -> InstrProfile:
-    """Read an instrumentation profile from a file (memory-mapped, zero-copy)."""
+    """Read an instrumentation profile from a file (memory-mapped, zero-copy; ``-`` is
+    standard input, as ``MemoryBuffer::getFileOrSTDIN``)."""
     spath = os.fspath(path)
-    return read_instr_bytes(map_file(spath), spath)
+    return read_instr_bytes(input_bytes(spath), spath)

@@ -20,7 +20,6 @@ binary, a binary of the other pointer width -- the raw reader refuses with
 from __future__ import annotations
 
 import os
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -43,7 +42,7 @@ from profdata.errors import (
 )
 from profdata.formats import raw, read_instr_bytes
 from profdata.formats._binary import ByteOrder, ByteReader
-from profdata.formats._files import map_file
+from profdata.formats._files import input_bytes
 from profdata.formats._names import holds_empty_name, read_name_payloads
 from profdata.formats.correlate_data import (
     Correlation,
@@ -412,7 +411,7 @@ def read_correlated(path: str, correlation: CorrelationSource) -> InstrProfile:
     """One merge input read as ``InstrProfReader::create(Path, Correlator)`` reads it:
     raw profiles take their records from ``correlation`` (or from the one it gives for
     their build IDs); other formats ignore it."""
-    data = memoryview(sys.stdin.buffer.read()) if path == "-" else map_file(path)
+    data = input_bytes(path)
     if not data:
         raise EmptyProfileError("the file is empty", path=path)
     if not raw.sniff(bytes(data[:8])):

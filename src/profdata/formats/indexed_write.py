@@ -56,8 +56,8 @@ from profdata.model.instr import (
     spans,
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
-from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import md5_hashes, name_bytes, names_bytes
+from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
+from profdata.model.names import md5_hashes, names_bytes
 from profdata.model.record_table import (
     RecordTable,
     ValueColumns,
@@ -505,11 +505,10 @@ def _write_binary_ids(out: ByteWriter, binary_ids: Iterable[bytes]) -> None:
 
 def _write_vtable_names(out: ByteWriter, vtable_names: Sequence[str], release: Release) -> None:
     """§10: one zlib name chunk in the ``StringSet``'s iteration order."""
-    keys = [name_bytes(n) for n in vtable_names]
-    order = stringmap_order(keys, xxh3=release.stringmap_xxh3_hash)
+    ordered = stringmap_ordered(vtable_names, xxh3=release.stringmap_xxh3_hash)
     chunk = ByteWriter()
-    if order:
-        write_name_chunk(chunk, [vtable_names[i] for i in order])
+    if ordered:
+        write_name_chunk(chunk, ordered)
     out.u64(len(chunk))
     out.bytes(chunk.buf)
     out.zeros(pad8(len(chunk)))

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from profdata.model.names import names_bytes
 from profdata.model.xxh3 import xxh3_64bits
 
 _M32 = 0xFFFFFFFF
@@ -115,6 +116,12 @@ def stringmap_order(keys: Sequence[bytes], *, xxh3: bool) -> list[int]:
                 if item >= 0:
                     table[probe_bucket(table, hashes[item])] = item
     return [item for item in table if item >= 0]
+
+
+def stringmap_ordered(names: Sequence[str], *, xxh3: bool) -> list[str]:
+    """``names`` (distinct) as a ``StringMap`` filled with them in this order iterates them:
+    what a symbol table or a ``StringSet`` of names hands on."""
+    return [names[i] for i in stringmap_order(names_bytes(list(names)), xxh3=xxh3)]
 
 
 class StringMapTable:

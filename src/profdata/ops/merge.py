@@ -18,7 +18,6 @@ happen) and in the result.  Release differences come from
 from __future__ import annotations
 
 import re
-import sys
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import Enum
@@ -27,13 +26,13 @@ import numpy as np
 
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
-from profdata.formats import open_instr, read_instr_bytes
+from profdata.formats import open_instr
 from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
-from profdata.model.llvm_containers import small_densemap_order, stringmap_order
+from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
 from profdata.model.memprof import MemProfData
-from profdata.model.names import name_bytes, names_bytes
+from profdata.model.names import name_bytes
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_memprof import checked_input, load_memprof_input, merged_memprof
 from profdata.ops.merge_records import (
@@ -220,10 +219,8 @@ class InstrProfWriter:
         if keep_vtable_symbols and vtable_names_error(profile) is None:
             # loadInput walks the reader's symbol table, a StringMap filled in file order,
             # into the writer's StringSet: the input's names arrive in that map's order
-            names = list(profile.vtable_names)
-            keys = names_bytes(names)
-            order = stringmap_order(keys, xxh3=self.release.stringmap_xxh3_hash)
-            self.vtable_names.extend(names[i] for i in order)
+            xxh3 = self.release.stringmap_xxh3_hash
+            self.vtable_names.extend(stringmap_ordered(list(profile.vtable_names), xxh3=xxh3))
         if (
             self.release.merge_temporal_traces
             and profile.kind & ProfileKind.TEMPORAL
@@ -413,7 +410,7 @@ Loader = Callable[[str], InstrProfile]
 def load_path(path: str) -> InstrProfile:
     """Read one input; ``-`` is standard input, as ``MemoryBuffer::getFileOrSTDIN``."""
     if path == "-":
-        return read_instr_bytes(sys.stdin.buffer.read(), "-")
+        return open_instr(path)
     memprof = load_memprof_input(path)
     return open_instr(path) if memprof is None else memprof
 
