@@ -23,7 +23,6 @@ import copy
 import struct
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from itertools import repeat
 from typing import NoReturn
 
 import numpy as np
@@ -871,7 +870,7 @@ class _RecordReader:
         refs = self.data["name_ref"]
 
         def names() -> list[str]:
-            return list(map(self.names.table().get, refs.tolist(), repeat("")))
+            return self.names.names_of(refs.astype(np.uint64))
 
         columns = RecordColumns(
             names,

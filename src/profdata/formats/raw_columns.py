@@ -308,7 +308,11 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
         rel = addresses - addresses[0]
         bits = max(max(int(rel[-1]) // len(addresses), 1).bit_length() - 3, 0)  # ~4 per function
         nbuckets = (int(rel[-1]) >> bits) + 1
-        buckets = np.searchsorted(rel >> np.uint64(bits), np.arange(nbuckets + 1)).astype(np.int32)
+        # a bucket's first address is the count of addresses in the buckets before it
+        # (a running sum of a bincount: a searchsorted of every bucket costs 4x more)
+        per_bucket = np.bincount((rel >> np.uint64(bits)).astype(np.int64), minlength=nbuckets)
+        buckets = np.zeros(nbuckets + 1, dtype=np.int32)
+        np.cumsum(per_bucket, out=buckets[1:])
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,

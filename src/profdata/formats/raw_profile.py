@@ -11,7 +11,11 @@ come straight from the data and counter sections.  Mapping NameRefs to names
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from itertools import repeat
 from typing import Any
+
+import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import ProfdataError
 from profdata.formats._names import SEPARATOR
@@ -30,6 +34,7 @@ class NameTable:
     def __init__(self, payloads: list[bytes]) -> None:
         self._payloads = payloads
         self._table: dict[int, str] | None = None
+        self._distinct_names: tuple[npt.NDArray[np.uint64], list[str]] | None = None
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""
@@ -37,18 +42,56 @@ class NameTable:
 
     def table(self) -> dict[int, str]:
         if self._table is None:
-            table: dict[int, str] = {}
+            refs, texts = self._distinct()
+            table = dict(zip(refs.tolist(), texts, strict=True))
+            if len(table) < len(texts):  # a hash twice: the first name keeps it
+                table = {}
+                for ref, text in zip(refs.tolist(), texts, strict=True):
+                    table.setdefault(ref, text)
+            self._table = table
+        return self._table
+
+    def names_of(self, refs: npt.NDArray[np.uint64]) -> list[str]:
+        """The name of each NameRef ("" where the section has none), as ``table().get``.
+
+        A dict lookup of 100k scattered keys costs more than hashing the
+        names; compilers write the names in the order of the data records, so
+        usually the hashes are ``refs`` itself, and otherwise a sort finds them.
+        """
+        if self._table is not None:
+            return list(map(self._table.get, refs.tolist(), repeat("")))
+        hashes, texts = self._distinct()
+        if np.array_equal(hashes, refs):
+            return list(texts)
+        if not len(hashes):
+            return [""] * len(refs)
+        order = np.argsort(hashes, kind="stable")  # of equal hashes, the first name first
+        ordered = hashes[order]
+        at = np.minimum(np.searchsorted(ordered, refs), len(ordered) - 1)
+        known = ordered[at] == refs
+        index = order[at].tolist()
+        return [texts[i] if k else "" for i, k in zip(index, known.tolist(), strict=True)]
+
+    def _distinct(self) -> tuple[npt.NDArray[np.uint64], list[str]]:
+        """Every distinct name in section order, with its hash (computed once)."""
+        if self._distinct_names is None:
+            refs: list[int] = []
+            texts: list[str] = []
             seen: set[bytes] = set()
             for names in _pieces(self._payloads):
                 # each distinct name is hashed once: a section of one name repeated
                 # (a few KiB of zlib for millions of names) costs one MD5, not millions
-                fresh = [name for name in dict.fromkeys(names) if name not in seen]
+                fresh = list(dict.fromkeys(names))
+                if seen:
+                    fresh = [name for name in fresh if name not in seen]
                 seen.update(fresh)
-                for ref, name in zip(md5_hashes(fresh), fresh, strict=True):
-                    if ref not in table:
-                        table[ref] = name_str(name)
-            self._table = table
-        return self._table
+                refs.extend(md5_hashes(fresh))
+                # decoded at once: 0x01 is a whole character in UTF-8 and the error handler
+                # works byte by byte, so the split of the joined text is each name decoded
+                if fresh:
+                    texts.extend(name_str(SEPARATOR.join(fresh)).split("\x01"))
+            self._distinct_names = (np.array(refs, dtype=np.uint64), texts)
+        return self._distinct_names
 
 
 #: bytes of names split at once: the name lists stay small however large the section
@@ -56,8 +99,21 @@ _PIECE = 1 << 22
 
 
 def _pieces(payloads: list[bytes]) -> Iterator[list[bytes]]:
-    """The names of the chunks (joined by 0x01, as one list), a few MiB at a time."""
+    """The names of the chunks (each chunk's names joined by 0x01) a few MiB at a time:
+    small chunks (a compiled file's names each) are taken together, a large one in cuts."""
+    group: list[bytes] = []
+    size = 0
     for payload in payloads:
+        if len(payload) <= _PIECE:
+            group.append(payload)
+            size += len(payload)
+            if size >= _PIECE:
+                yield SEPARATOR.join(group).split(SEPARATOR)
+                group, size = [], 0
+            continue
+        if group:
+            yield SEPARATOR.join(group).split(SEPARATOR)
+            group, size = [], 0
         start = 0
         while True:
             cut = payload.find(SEPARATOR, start + _PIECE) if start + _PIECE < len(payload) else -1
@@ -66,6 +122,8 @@ def _pieces(payloads: list[bytes]) -> Iterator[list[bytes]]:
                 break
             yield payload[start:cut].split(SEPARATOR)
             start = cut + 1
+    if group:
+        yield SEPARATOR.join(group).split(SEPARATOR)
 
 
 class RawProfile(InstrProfile):

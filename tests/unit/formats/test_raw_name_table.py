@@ -1,0 +1,75 @@
+"""The raw reader's name table: NameRefs to names, in bulk and one at a time alike."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from profdata.formats import raw_profile
+from profdata.formats.raw_profile import NameTable
+from profdata.model.names import md5_hash_bytes, name_str
+
+# names as a compiler may write them: any bytes but the 0x01 separator, invalid UTF-8 included
+_NAME = st.binary(min_size=1, max_size=12).filter(lambda b: b"\x01" not in b)
+
+
+def _payloads(chunks: list[list[bytes]]) -> list[bytes]:
+    return [b"\x01".join(chunk) for chunk in chunks if chunk]
+
+
+def _expected(chunks: list[list[bytes]], refs: list[int]) -> list[str]:
+    """What InstrProfSymtab answers: the first name with each hash, one name at a time."""
+    first: dict[int, str] = {}
+    for chunk in chunks:
+        for name in chunk:
+            first.setdefault(md5_hash_bytes(name), name_str(name))
+    return [first.get(ref, "") for ref in refs]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    chunks=st.lists(st.lists(_NAME, max_size=6), max_size=5),
+    unknown=st.lists(st.integers(0, 2**64 - 1), max_size=3),
+    seed=st.integers(0, 1000),
+    piece=st.sampled_from([1, 3, 16, 1 << 22]),
+)
+def test_names_of_is_the_table_lookup_of_each_ref(
+    chunks: list[list[bytes]], unknown: list[int], seed: int, piece: int
+) -> None:
+    known = [md5_hash_bytes(name) for chunk in chunks for name in chunk]
+    refs = known + unknown
+    random.Random(seed).shuffle(refs)
+    saved = raw_profile._PIECE
+    raw_profile._PIECE = piece  # chunks taken together and cut alike
+    try:
+        bulk = NameTable(_payloads(chunks)).names_of(np.array(refs, dtype=np.uint64))
+        table = NameTable(_payloads(chunks)).table()
+    finally:
+        raw_profile._PIECE = saved
+    assert bulk == _expected(chunks, refs)
+    assert [table.get(ref, "") for ref in refs] == bulk
+
+
+def test_names_in_record_order_come_back_as_decoded() -> None:
+    names = [b"main", b"f\xff\xfeoo", "caf\u00e9".encode(), b"_Z3barv", b"x.c;static"]
+    refs = np.array([md5_hash_bytes(n) for n in names], dtype=np.uint64)
+    assert NameTable([b"\x01".join(names)]).names_of(refs) == [name_str(n) for n in names]
+    assert NameTable([b"\x01".join(names)]).names_of(refs[::-1]) == [
+        name_str(n) for n in names[::-1]
+    ]
+
+
+def test_a_name_repeated_is_hashed_once_and_found() -> None:
+    table = NameTable([b"\x01".join([b"same"] * 1000), b"same\x01other"])
+    refs, texts = table._distinct()
+    assert texts == ["same", "other"]
+    assert refs.tolist() == [md5_hash_bytes(b"same"), md5_hash_bytes(b"other")]
+
+
+@pytest.mark.parametrize("refs", [[], [0], [md5_hash_bytes(b"a"), 5]])
+def test_an_empty_section_names_nothing(refs: list[int]) -> None:
+    assert NameTable([]).names_of(np.array(refs, dtype=np.uint64)) == [""] * len(refs)
