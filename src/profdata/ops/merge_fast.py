@@ -5,9 +5,10 @@ record merges.  But runs of one binary share everything except their
 counters, bitmap bytes and profiled values (:mod:`profdata.formats.raw_columns`),
 so :class:`FastMerge` keeps each LLVM writer context as arrays -- all
 counters in one uint64 array, bitmaps in one byte array, the value sites as
-a sorted table of (site, value id) keys with counts -- and merges a run with
-a few vector operations.  Inputs are read one at a time, so memory does not
-grow with their number.
+(site, value id) keys with counts, sorted arrays for the first run and a
+hash table (:class:`~profdata.ops.merge_value_store.ValueStore`) from the
+second on -- and merges a run with a few vector operations.  Inputs are
+read one at a time, so memory does not grow with their number.
 
 It reproduces ``InstrProfWriter`` exactly (:mod:`profdata.ops.merge` is the
 reference, and the tests hold the two side by side):
@@ -88,6 +89,7 @@ from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
+from profdata.ops.merge_value_store import ValueStore
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -129,8 +131,17 @@ class _State:
     counts: U64s | None = None
     counts_max: int = 0  # an upper bound of ``counts``
     bitmaps: Bytes | None = None
-    values: _Values | None = None
+    values: _Values | ValueStore | None = None  # a store from the second run on
     order: Ints | None = None  # first-seen record order, if not the data order
+
+    def sorted_values(self) -> _Values:
+        """The value sites as sorted arrays (a store is turned back into them once)."""
+        values = self.values
+        assert values is not None
+        if isinstance(values, ValueStore):
+            keys, counts = values.sorted()
+            values = self.values = _Values(keys, counts, None, values.fill.copy())
+        return values
 
 
 @dataclass(eq=False)
@@ -326,6 +337,9 @@ class FastMerge:
                 if not self.takes(ctx_index) or len(self.contexts[ctx_index].errors) > errors:
                     raise _GiveUp
             mine = [c for c in range(count) if c % workers == worker]
+            for c in mine:
+                if self.states[c].values is not None:
+                    self.states[c].sorted_values()  # arrays travel lighter than a store
             payload = pickle.dumps(
                 ([(c, self.states[c], self.contexts[c].writer) for c in mine], tagged.items),
                 protocol=pickle.HIGHEST_PROTOCOL,
@@ -371,12 +385,8 @@ class FastMerge:
             state.bitmaps = run.bitmaps.copy()
         else:
             np.bitwise_or(state.bitmaps, run.bitmaps, out=state.bitmaps)
-        keys, counts, ranks = entries
-        if state.values is None:
-            state.values = _first_values(keys, counts, ranks, weight, run.site_lengths, shape)
-            flags = _scale_flags(counts, weight)
-        else:
-            flags = _merge_values(state.values, keys, counts, weight, shape)
+        keys = entries[0]
+        flags = self._merge_values(state, entries, weight, run.site_lengths)
         if flags is not None:
             overflowed[shape.values.site_record[keys[flags] >> shape.id_bits]] = True
         state.inputs += 1
@@ -393,6 +403,26 @@ class FastMerge:
             writer.traces.add_traces([TemporalTrace(weight, run.trace)], 1)
         writer.binary_ids.extend(shape.binary_ids)
         return True
+
+    def _merge_values(
+        self, state: _State, entries: tuple[Ints, U64s, Ints], weight: int, site_lengths: Ints
+    ) -> npt.NDArray[np.bool_] | None:
+        """A run's value entries into the context; the overflow flag of each if any saturated.
+
+        The first run stays sorted arrays (with its raw ranks, the order a
+        single-input merge keeps); from the second on they live in a
+        :class:`ValueStore`.
+        """
+        assert self.group is not None
+        shape = self.group.shape
+        keys, counts, ranks = entries
+        if state.values is None:
+            state.values = _first_values(keys, counts, ranks, weight, site_lengths, shape)
+            return _scale_flags(counts, weight)
+        if not isinstance(state.values, ValueStore):
+            vals = state.values
+            state.values = ValueStore(vals.keys, vals.counts, vals.fill, shape.id_bits)
+        return state.values.merge(keys, counts, weight)
 
     def _merge_counters(
         self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]
@@ -429,7 +459,7 @@ class FastMerge:
             return []
         if not dst.inputs:
             self.states[dst_index] = _State(
-                src.inputs, src.counts, src.counts_max, src.bitmaps, src.values,
+                src.inputs, src.counts, src.counts_max, src.bitmaps, src.sorted_values(),
                 self._iteration_order(src),
             )  # fmt: skip
             self.states[src_index] = _State()
@@ -442,8 +472,9 @@ class FastMerge:
         dst.counts, dst.counts_max = total, int(total.max()) if len(total) else 0
         np.bitwise_or(dst.bitmaps, src.bitmaps, out=dst.bitmaps)
         assert self.group is not None
+        theirs = src.sorted_values()
         value_flags = _merge_values(
-            dst.values, src.values.keys, src.values.counts, 1, self.group.shape
+            dst.sorted_values(), theirs.keys, theirs.counts, 1, self.group.shape
         )
         if bool(flags.any()) or value_flags is not None:
             warnings.append(WarningKind.COUNTER_OVERFLOW)
@@ -488,9 +519,8 @@ class FastMerge:
         """The context's records as a table, in its first-seen order."""
         group = self.group
         assert group is not None and state.counts is not None and state.bitmaps is not None
-        assert state.values is not None
         shape = group.shape
-        vals = state.values
+        vals = state.sorted_values()
         sites = vals.keys >> shape.id_bits
         ids = vals.keys & ((1 << shape.id_bits) - 1)
         # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal

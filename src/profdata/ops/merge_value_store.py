@@ -1,0 +1,256 @@
+"""A writer context's value sites while many runs are merged into it: a hash table.
+
+:mod:`profdata.ops.merge_fast` keeps a context's profiled values as one
+sorted key array (``site << id_bits | value id``) with counts.  Merging a
+run into sorted arrays costs a binary search per entry and a copy of the
+whole arrays whenever the run brings a new value or a site loses some to
+the 255 cut; in a long merge almost every entry of a run is already there
+and only a few hundred are new, so the searches and copies were most of a
+run's cost.
+
+:class:`ValueStore` keeps the entries in insertion order instead and finds
+them through an open-addressing table cut into one region per site (a power
+of two at least twice the site's entries, linear probing inside the region).
+A run's entries come sorted by site, so the lookups walk the table from
+front to back.  New entries are appended; a site that outgrows its region
+moves to a new one at the end of the table.  The result is exactly the
+sorted merge's (:func:`profdata.ops.merge_fast._merge_values` is the
+reference, and the tests hold the two side by side): a value already in the
+site adds ``count * weight`` (saturating), a new value is inserted with its
+count as is, and a site that grows past 255 entries keeps its 255 first by
+(count descending, value ascending); its region is then filled again from
+the kept entries.  :meth:`ValueStore.sorted` gives the sorted arrays back
+once, when the context is written, folded or sent to another process.
+
+Measured on the 128 runs of the 100k-function bench program (77k value
+entries per run, ~290k in the store): 6.5-7 ms a run against 9 ms for the
+sorted merge.  Merging runs in batches, so that the table stays in the CPU's
+cache, gained nothing more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.model.counters import U64_MAX
+from profdata.model.instr import spans
+from profdata.ops.merge_records import MAX_VALUES_PER_SITE
+
+Ints = npt.NDArray[np.int64]
+U64s = npt.NDArray[np.uint64]
+Flags = npt.NDArray[np.bool_]
+
+_EMPTY = -1
+_MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the high bits are well mixed
+_U64_MAX = np.uint64(U64_MAX)
+_MIN_REGION = 4
+
+
+def _regions(fill: Ints) -> Ints:
+    """Each site's region size: the power of two at least four times its entries (a site
+    may triple before it has to move; a full site, 255 entries and as many new, stays)."""
+    need = np.maximum(4 * fill, _MIN_REGION)
+    return np.left_shift(1, np.ceil(np.log2(need)).astype(np.int64))
+
+
+class ValueStore:
+    """The value entries of one writer context: ``keys``/``counts`` in insertion order
+    (``live`` false where a site's 255 cut dropped one), ``fill`` live entries per site."""
+
+    region: Ints  # each site's region size (a power of two)
+    start: Ints  # each site's first slot
+    end: int  # slots in use, regions left behind by moved sites included
+    table: npt.NDArray[np.int32]  # entry index per slot, -1 where empty
+
+    def __init__(self, keys: Ints, counts: U64s, fill: Ints, id_bits: int) -> None:
+        self.id_bits = id_bits
+        self.fill = fill.astype(np.int64, copy=True)
+        self.size = len(keys)
+        capacity = max(self.size + self.size // 4, 1024)
+        self.keys = np.zeros(capacity, dtype=np.int64)
+        self.counts = np.zeros(capacity, dtype=np.uint64)
+        self.live = np.zeros(capacity, dtype=bool)
+        self.keys[: self.size] = keys
+        self.counts[: self.size] = counts
+        self.live[: self.size] = True
+        self.dead = 0
+        self._rebuild()
+
+    # -- the table ------------------------------------------------------------------
+    def _rebuild(self) -> None:
+        """Regions for the current fill, holding every live entry (dead ones are dropped)."""
+        if self.dead:
+            keep = np.flatnonzero(self.live[: self.size])
+            size = len(keep)
+            self.keys[:size] = self.keys[keep]
+            self.counts[:size] = self.counts[keep]
+            self.live[:size] = True
+            self.live[size : self.size] = False
+            self.size, self.dead = size, 0
+        self.region = _regions(self.fill)
+        self.start = np.cumsum(self.region) - self.region
+        self.end = int(self.region.sum())
+        # twice the room: sites that outgrow their regions move to the free end
+        self.table = np.full(2 * self.end, _EMPTY, dtype=np.int32)
+        keys = self.keys[: self.size]
+        self._place(self._slots(keys), np.arange(self.size, dtype=np.int64), keys)
+
+    def _slots(self, keys: Ints) -> Ints:
+        """Each key's home slot: its site's region start plus its hash inside the region."""
+        sites = keys >> self.id_bits
+        with np.errstate(over="ignore"):
+            mixed = keys.astype(np.uint64) * _MULTIPLIER
+        home: Ints = (mixed >> np.uint64(32)).astype(np.int64) & (self.region[sites] - 1)
+        slots: Ints = self.start[sites] + home
+        return slots
+
+    def _next(self, slots: Ints, keys: Ints) -> Ints:
+        """The slot after each one, wrapping inside the key's region."""
+        sites = keys >> self.id_bits
+        start: Ints = self.start[sites]
+        following: Ints = start + ((slots - start + 1) & (self.region[sites] - 1))
+        return following
+
+    def _place(self, slots: Ints, index: Ints, keys: Ints) -> None:
+        """Put entries ``index`` (with ``keys``, none in the table, all distinct) at the first
+        free slot from ``slots`` on; of several aiming at one slot, the one written stays."""
+        table = self.table
+        while len(index):
+            free = table[slots] == _EMPTY
+            aim, who = slots[free], index[free]
+            table[aim] = who
+            placed = np.zeros(len(index), dtype=bool)
+            placed[np.flatnonzero(free)[table[aim] == who]] = True
+            left = ~placed
+            index, keys = index[left], keys[left]
+            slots = self._next(slots[left], keys)
+
+    def _find(self, keys: Ints, slots: Ints) -> Ints:
+        """Each key's entry, -1 where it has none.
+
+        Most keys sit in their home slot: the first probe is a few whole-array
+        steps with no masks; only the rest probe on.
+        """
+        table, stored = self.table, self.keys
+        entry = table[slots].astype(np.int64)
+        hit = stored[np.maximum(entry, 0)] == keys
+        hit &= entry >= 0
+        found = np.where(hit, entry, -1)
+        pending = np.flatnonzero(~hit & (entry != _EMPTY))
+        slots = slots[pending]
+        while len(pending):
+            slots = self._next(slots, keys[pending])
+            entry = table[slots].astype(np.int64)
+            hit = stored[np.maximum(entry, 0)] == keys[pending]
+            hit &= entry >= 0
+            found[pending[hit]] = entry[hit]
+            more = ~hit & (entry != _EMPTY)
+            pending, slots = pending[more], slots[more]
+        return found
+
+    # -- merging --------------------------------------------------------------------
+    def merge(self, keys: Ints, counts: U64s, weight: int) -> Flags | None:
+        """One run's entries (distinct keys, ascending); the overflow flag of each entry if
+        any saturated."""
+        slots = self._slots(keys)
+        at = self._find(keys, slots)
+        found = at >= 0
+        where = at[found]
+        add = counts[found]
+        over = None
+        if weight != 1:
+            over = add > np.uint64(U64_MAX // weight)
+            with np.errstate(over="ignore"):
+                add = add * np.uint64(weight)
+        with np.errstate(over="ignore"):
+            total = self.counts[where] + add
+        wrapped = total < add
+        over = wrapped if over is None else over | wrapped
+        flags = None
+        if bool(over.any()):
+            total[over] = _U64_MAX
+            flags = np.zeros(len(keys), dtype=bool)
+            flags[np.flatnonzero(found)[over]] = True
+        self.counts[where] = total
+        if len(where) < len(keys):
+            new = ~found
+            self._append(keys[new], counts[new], slots[new])
+        return flags
+
+    def _append(self, keys: Ints, counts: U64s, slots: Ints) -> None:
+        count = len(keys)
+        if self.size + count > len(self.keys):
+            capacity = (self.size + count) * 5 // 4
+            for name in ("keys", "counts", "live"):
+                old = getattr(self, name)
+                grown = np.zeros(capacity, dtype=old.dtype)
+                grown[: self.size] = old[: self.size]
+                setattr(self, name, grown)
+        first = self.size
+        self.keys[first : first + count] = keys
+        self.counts[first : first + count] = counts
+        self.live[first : first + count] = True
+        self.size += count
+        sites = keys >> self.id_bits
+        self.fill += np.bincount(sites, minlength=len(self.fill))
+        index = np.arange(first, first + count, dtype=np.int64)
+        full = np.flatnonzero(4 * self.fill > 3 * self.region)
+        if len(full):
+            moving = np.zeros(len(self.fill), dtype=bool)
+            moving[full] = True
+            stay = ~moving[sites]
+            self._place(slots[stay], index[stay], keys[stay])
+            self._move(full, index[~stay])
+        else:
+            self._place(slots, index, keys)
+        if int(self.fill.max()) > MAX_VALUES_PER_SITE:
+            self._truncate()
+
+    def _move(self, sites: Ints, extra: Ints) -> None:
+        """New regions at the end of the table for ``sites``, which outgrew theirs, holding
+        their entries and the new entries ``extra``; without room there, a new table."""
+        old = spans(self.start[sites], self.region[sites])
+        held = self.table[old]
+        region = _regions(self.fill[sites])
+        if self.end + int(region.sum()) > len(self.table):
+            self._rebuild()
+            return
+        self.table[old] = _EMPTY
+        index = np.concatenate([held[held >= 0].astype(np.int64), extra])
+        self.start[sites] = self.end + np.cumsum(region) - region
+        self.region[sites] = region
+        self.end += int(region.sum())
+        keys = self.keys[index]
+        self._place(self._slots(keys), index, keys)
+
+    def _truncate(self) -> None:
+        """``sortByCount``'s cut: a site keeps its 255 first entries by (count desc, value asc),
+        and its region is filled again from those."""
+        heavy = np.flatnonzero(self.fill > MAX_VALUES_PER_SITE)
+        slots = spans(self.start[heavy], self.region[heavy])
+        entries = self.table[slots]
+        index = entries[entries >= 0].astype(np.int64)
+        keys = self.keys[index]
+        order = np.lexsort((keys, _U64_MAX - self.counts[index], keys >> self.id_bits))
+        sizes = self.fill[heavy]
+        rank = np.arange(len(index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+        drop = index[order[rank >= MAX_VALUES_PER_SITE]]
+        keep = index[order[rank < MAX_VALUES_PER_SITE]]
+        self.live[drop] = False
+        self.dead += len(drop)
+        self.fill[heavy] = MAX_VALUES_PER_SITE
+        self.table[slots] = _EMPTY
+        kept = self.keys[keep]
+        self._place(self._slots(kept), keep, kept)
+
+    # -- the result -----------------------------------------------------------------
+    def sorted(self) -> tuple[Ints, U64s]:
+        """The live entries by key, with their counts."""
+        index = np.flatnonzero(self.live[: self.size])
+        keys = self.keys[index]
+        order = np.argsort(keys, kind="stable")
+        return keys[order], self.counts[index][order]
+
+
+__all__ = ["ValueStore"]

@@ -1,0 +1,98 @@
+"""The hash-table value store of the fast merge against the sorted merge it stands in for.
+
+``merge_fast._merge_values`` (sorted key arrays) is the reference: every
+sequence of runs merged into a :class:`ValueStore` must leave the same
+entries, counts, per-site fill and overflow flags after every run.  The
+runs are drawn so that sites grow past their hash regions (moves, new
+tables), past 255 values (the cut), and counts reach 2**64 (saturation).
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from profdata.ops import merge_fast
+from profdata.ops.merge_value_store import ValueStore
+
+U64_MAX = (1 << 64) - 1
+ID_BITS = 10
+
+
+class _Shape:
+    """What ``_merge_values`` reads of a shape."""
+
+    id_bits = ID_BITS
+
+
+Run = tuple[np.ndarray, np.ndarray, int]  # sorted keys, counts, weight
+
+
+@st.composite
+def _runs(draw: st.DrawFn) -> tuple[int, list[Run]]:
+    sites = draw(st.integers(1, 6))
+    runs = []
+    for _ in range(draw(st.integers(2, 7))):
+        rng = random.Random(draw(st.integers(0, 2**32)))
+        huge = draw(st.booleans())  # some counts near 2**64: sums saturate
+        entries: dict[int, int] = {}
+        for site in range(sites):
+            # a site takes up to 300 of 1,000 values: runs push it past 255 and its region
+            for value in rng.sample(range(1000), draw(st.sampled_from([0, 2, 30, 200, 300]))):
+                near_max = huge and rng.random() < 0.1
+                count = rng.randrange(U64_MAX - 3, U64_MAX + 1) if near_max else rng.randrange(60)
+                entries[site << ID_BITS | value] = count
+        keys = np.array(sorted(entries), dtype=np.int64)
+        counts = np.array([entries[k] for k in keys.tolist()], dtype=np.uint64)
+        runs.append((keys, counts, draw(st.sampled_from([1, 1, 2, 3]))))
+    return sites, runs
+
+
+@settings(max_examples=150, deadline=None)
+@given(_runs())
+def test_store_merges_as_the_sorted_arrays(case: tuple[int, list[Run]]) -> None:
+    sites, runs = case
+    keys, counts, _ = runs[0]
+    fill = np.bincount(keys >> ID_BITS, minlength=sites).astype(np.int64)
+    reference = merge_fast._Values(keys.copy(), counts.copy(), None, fill.copy())
+    store = ValueStore(keys, counts, fill, ID_BITS)
+    for keys, counts, weight in runs[1:]:
+        expected = merge_fast._merge_values(reference, keys, counts, weight, _Shape())  # type: ignore[arg-type]
+        flags = store.merge(keys, counts, weight)
+        assert (flags is None) == (expected is None)
+        if flags is not None and expected is not None:
+            assert flags.tolist() == expected.tolist()
+        got_keys, got_counts = store.sorted()
+        assert got_keys.tolist() == reference.keys.tolist()
+        assert got_counts.tolist() == reference.counts.tolist()
+        assert store.fill.tolist() == reference.fill.tolist()
+
+
+def test_a_site_past_255_keeps_the_largest_counts_then_values() -> None:
+    first = np.arange(200, dtype=np.int64)
+    store = ValueStore(first, np.full(200, 5, dtype=np.uint64), np.array([200]), ID_BITS)
+    more = np.arange(150, 350, dtype=np.int64)  # 50 known values and 150 new ones
+    store.merge(more, np.arange(200, dtype=np.uint64), 1)
+    keys, counts = store.sorted()
+    assert len(keys) == 255 and store.fill.tolist() == [255]
+    kept = dict(zip(keys.tolist(), counts.tolist(), strict=True))
+    # the 150 new values count 50..199 and all stay; the 50 shared ones count 5 + 0..49, so
+    # 151..199 stay; the last 56 places go to the lowest values counting 5 (old 0..149, 150)
+    assert kept[349] == 199 and kept[200] == 50 and kept[199] == 54 and kept[151] == 6
+    assert 0 in kept and 55 in kept and 56 not in kept and 150 not in kept
+
+
+def test_new_values_are_inserted_unscaled_and_known_ones_scaled() -> None:
+    store = ValueStore(
+        np.array([1, 2], dtype=np.int64), np.array([10, 20], dtype=np.uint64), np.array([2]), 10
+    )
+    flags = store.merge(np.array([2, 3], dtype=np.int64), np.array([7, 7], dtype=np.uint64), 3)
+    assert flags is None
+    keys, counts = store.sorted()
+    assert dict(zip(keys.tolist(), counts.tolist(), strict=True)) == {1: 10, 2: 41, 3: 7}
+    flags = store.merge(np.array([1], dtype=np.int64), np.array([U64_MAX], dtype=np.uint64), 1)
+    assert flags is not None and flags.tolist() == [True]
+    assert store.sorted()[1].tolist() == [U64_MAX, 41, 7]
