@@ -81,6 +81,10 @@ class Release:
     order_split_sorts: bool  # each bisection sorts its nodes (before: std::nth_element order)
     trace_reservoir_fills_first: bool  # fill the reservoir, then sample (else per-trace sampling)
     merge_failure_mode_warn: bool  # --failure-mode=warn exists
+    #: merge counts a raw input with a counter above 2**56 as failed (its records still
+    #: merged): "excessively large counter value suggests corrupted profile data: N"
+    #: (PR 69513, 2023-10, so 18 on; verified 16: no, 19 and 22: yes)
+    merge_large_counter_check: bool
     merge_function_filters: bool  # --function / --no-function exist
     merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
     merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
@@ -224,6 +228,7 @@ def _row(n: int) -> Release:
         order_split_sorts=n >= 20,  # verified 19: no, 22: yes; 20 and 21 assumed
         trace_reservoir_fills_first=n >= 22,
         merge_failure_mode_warn=n >= 18,
+        merge_large_counter_check=n >= 18,
         merge_function_filters=n >= 18,
         merge_keep_vtable_symbols=n >= 19,
         merge_write_prev_version=n >= 18,

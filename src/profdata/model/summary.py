@@ -63,7 +63,13 @@ def detailed_entries(
     for cutoff in sorted(cutoffs):
         desired = total * cutoff // SCALE
         if desired > 0 and len(cum):
-            idx = int(np.searchsorted(cum, desired, side="left")) if desired <= U64 else len(cum)
+            # a uint64 needle: a Python int would meet the uint64 array as float64 and lose
+            # the low bits of counts past 2**53
+            idx = (
+                int(np.searchsorted(cum, np.uint64(desired), side="left"))
+                if desired <= U64
+                else len(cum)
+            )
             idx = min(idx, len(cum) - 1)
             taken = max(taken, idx)
         if taken < 0:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field, replace
 from enum import Enum
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
@@ -50,6 +51,8 @@ from profdata.releases import Release
 
 #: What ``loadInput`` reports for any flag conflict (LLVM drops the underlying error).
 KIND_CONFLICT = "Merge IR generated profile with Clang generated profile."
+#: ``MaxCounterValue`` of LLVM's raw reader (18+): a larger counter suggests corruption
+MAX_RAW_COUNTER = 1 << 56
 #: ``instrprof_error::unsupported_version``: a flag conflict between writer contexts.
 UNSUPPORTED_VERSION = "unsupported instrumentation profile format version"
 #: ``instrprof_error::invalid_prof`` with the bug URL of the Debian/apt.llvm.org builds.
@@ -543,6 +546,28 @@ def vtable_names_error(profile: InstrProfile) -> ProfdataError | None:
     return None
 
 
+def large_counter_failure(
+    path: str, counts: npt.NDArray[np.uint64], release: Release
+) -> InputFailure | None:
+    """The failure LLVM 18+ counts against a raw input holding a counter above 2**56.
+
+    ``RawInstrProfReader`` warns at the first such counter in record order;
+    ``loadInput`` keeps that first warning and, once the input's records are
+    merged (they stay merged), lists it among the inputs that failed, so it
+    is printed at the end and decides ``--failure-mode`` like any failure.
+    An input that fails for another reason reports only that.
+    """
+    if not release.merge_large_counter_check or not len(counts):
+        return None
+    over = np.flatnonzero(counts > np.uint64(MAX_RAW_COUNTER))
+    if not len(over):
+        return None
+    value = int(counts[over[0]])
+    return InputFailure(
+        path, f"excessively large counter value suggests corrupted profile data: {value}"
+    )
+
+
 def input_failure(path: str, error: ProfdataError, release: Release) -> InputFailure:
     """An unreadable input, worded as the selected release words it."""
     reworded = error.for_release(release)
@@ -594,6 +619,11 @@ def _load_input(
     )
     if failure is not None and (profile is None or merged):
         ctx.errors.append(input_failure(entry.path, failure, options.release))
+    elif merged and profile is not None and profile.format == "raw":
+        counts = profile.columns().counts
+        too_large = large_counter_failure(entry.path, counts, options.release)
+        if too_large is not None:
+            ctx.errors.append(too_large)
 
 
 def _merge_profile(

@@ -73,6 +73,7 @@ from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
+    MAX_RAW_COUNTER,
     Diagnostic,
     FilterNote,
     InputFailure,
@@ -83,6 +84,7 @@ from profdata.ops.merge import (
     WriterContext,
     filter_regex,
     input_failure,
+    large_counter_failure,
     vtable_names_error,
 )
 from profdata.ops.merge_inputs import WeightedFile
@@ -399,6 +401,10 @@ class FastMerge:
             writer._add_extras(extras, weight, self.options.keep_vtable_symbols)
             return True
         release = self.options.release
+        if raw_max > MAX_RAW_COUNTER:
+            too_large = large_counter_failure(entry.path, run.counts, release)
+            if too_large is not None:
+                ctx.errors.append(too_large)
         if release.merge_temporal_traces and shape.kind & ProfileKind.TEMPORAL and run.trace:
             writer.traces.add_traces([TemporalTrace(weight, run.trace)], 1)
         writer.binary_ids.extend(shape.binary_ids)

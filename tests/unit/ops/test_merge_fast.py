@@ -36,6 +36,7 @@ from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
 from profdata.ops.merge import (
     Diagnostic,
+    FailureMode,
     InputFailure,
     MergeOptions,
     load_path,
@@ -80,7 +81,14 @@ def merge(
     processes: int = 1,
 ) -> Outcome | str:
     inputs = [WeightedFile(str(path), weight) for path, weight in files]
-    options = MergeOptions(release=release(rel), num_threads=threads, processes=processes)
+    # --failure-mode=warn: inputs that fail (among them, from LLVM 18, raw runs with a
+    # counter above 2**56) are listed and the rest still merged, so outputs compare too
+    options = MergeOptions(
+        release=release(rel),
+        num_threads=threads,
+        processes=processes,
+        failure_mode=FailureMode.WARN,
+    )
     load = load_path if fast else (lambda path: load_path(path))
     try:
         result = merge_instr(inputs, options, load=load)
@@ -328,7 +336,10 @@ def test_mixed_inputs(tmp_path: Path) -> None:
     missing = [files[0], (tmp_path / "missing.profraw", 1), files[1]]
     (tmp_path / "empty.profraw").write_bytes(b"")
     assert assert_same([files[0], (tmp_path / "empty.profraw", 1), files[1]])
-    assert merge(missing, fast=True) == merge(missing, fast=False)
+    assert_same(missing)  # the missing input listed, the others merged
+    outcome = merge(missing, fast=True)
+    assert isinstance(outcome, Outcome)
+    assert [d[0] for d in outcome.diagnostics if isinstance(d, tuple)] == ["failure"]
 
 
 def test_processes_change_nothing(tmp_path: Path) -> None:
