@@ -91,7 +91,7 @@ from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
-from profdata.ops.merge_value_store import ValueStore
+from profdata.ops.merge_value_store import ValueStore, add_scaled
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -685,18 +685,9 @@ def _merge_values(
     found = pos < len(state.keys)
     found[found] = state.keys[pos[found]] == keys[found]
     at = pos[found]
-    add = counts[found]
+    total, over = add_scaled(state.counts[at], counts[found], weight)
     flags = None
-    over = np.zeros(len(add), dtype=bool)
-    if weight != 1:
-        over = add > np.uint64(U64_MAX // weight)
-        with np.errstate(over="ignore"):
-            add = add * np.uint64(weight)
-    with np.errstate(over="ignore"):
-        total = state.counts[at] + add
-    over |= total < add
     if bool(over.any()):
-        total[over] = _U64_MAX
         flags = np.zeros(len(keys), dtype=bool)
         flags[np.flatnonzero(found)[over]] = True
     state.counts[at] = total

@@ -54,6 +54,21 @@ def _regions(fill: Ints) -> Ints:
     return np.left_shift(1, np.ceil(np.log2(need)).astype(np.int64))
 
 
+def add_scaled(current: U64s, counts: U64s, weight: int) -> tuple[U64s, Flags]:
+    """``current + counts * weight`` saturating at 2**64-1 (``SaturatingMultiplyAdd``), and
+    which entries saturated."""
+    over = np.zeros(len(counts), dtype=bool)
+    if weight != 1:
+        over = counts > np.uint64(U64_MAX // weight)
+        with np.errstate(over="ignore"):
+            counts = counts * np.uint64(weight)
+    with np.errstate(over="ignore"):
+        total = current + counts
+    over |= total < counts
+    total[over] = _U64_MAX
+    return total, over
+
+
 class ValueStore:
     """The value entries of one writer context: ``keys``/``counts`` in insertion order
     (``live`` false where a site's 255 cut dropped one), ``fill`` live entries per site."""
@@ -157,19 +172,9 @@ class ValueStore:
         at = self._find(keys, slots)
         found = at >= 0
         where = at[found]
-        add = counts[found]
-        over = None
-        if weight != 1:
-            over = add > np.uint64(U64_MAX // weight)
-            with np.errstate(over="ignore"):
-                add = add * np.uint64(weight)
-        with np.errstate(over="ignore"):
-            total = self.counts[where] + add
-        wrapped = total < add
-        over = wrapped if over is None else over | wrapped
+        total, over = add_scaled(self.counts[where], counts[found], weight)
         flags = None
         if bool(over.any()):
-            total[over] = _U64_MAX
             flags = np.zeros(len(keys), dtype=bool)
             flags[np.flatnonzero(found)[over]] = True
         self.counts[where] = total
@@ -253,4 +258,4 @@ class ValueStore:
         return keys[order], self.counts[index][order]
 
 
-__all__ = ["ValueStore"]
+__all__ = ["ValueStore", "add_scaled"]
