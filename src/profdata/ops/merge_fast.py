@@ -91,7 +91,7 @@ from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
-from profdata.ops.merge_value_store import ValueStore, add_scaled
+from profdata.ops.merge_value_store import ValueStore, add_found, add_scaled, beyond_cut
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -422,9 +422,10 @@ class FastMerge:
         assert self.group is not None
         shape = self.group.shape
         keys, counts, ranks = entries
-        if state.values is None:
-            state.values = _first_values(keys, counts, ranks, weight, site_lengths, shape)
-            return _scale_flags(counts, weight)
+        if state.values is None:  # a context's first run, scaled when its weight is above 1
+            scaled, over = add_scaled(np.zeros_like(counts), counts, weight)
+            state.values = _Values(keys, scaled, ranks, site_lengths.copy())
+            return over if bool(over.any()) else None
         if not isinstance(state.values, ValueStore):
             vals = state.values
             state.values = ValueStore(vals.keys, vals.counts, vals.fill, shape.id_bits)
@@ -657,25 +658,6 @@ def _sorted_entries(run: RawRun, shape: Shape) -> tuple[Ints, U64s, Ints] | None
     return keys, counts, rank
 
 
-def _scale_flags(counts: U64s, weight: int) -> npt.NDArray[np.bool_] | None:
-    if weight == 1:
-        return None
-    flags = counts > np.uint64(U64_MAX // weight)
-    return flags if bool(flags.any()) else None
-
-
-def _first_values(
-    keys: Ints, counts: U64s, ranks: Ints, weight: int, site_lengths: Ints, shape: Shape
-) -> _Values:
-    """A context's first run, scaled when its weight is above 1 (saturating)."""
-    if weight != 1:
-        over = counts > np.uint64(U64_MAX // weight)
-        with np.errstate(over="ignore"):
-            counts = counts * np.uint64(weight)
-        counts[over] = _U64_MAX
-    return _Values(keys, counts.copy(), ranks, site_lengths.copy())
-
-
 def _merge_values(
     state: _Values, keys: Ints, counts: U64s, weight: int, shape: Shape
 ) -> npt.NDArray[np.bool_] | None:
@@ -684,13 +666,7 @@ def _merge_values(
     pos = np.searchsorted(state.keys, keys)
     found = pos < len(state.keys)
     found[found] = state.keys[pos[found]] == keys[found]
-    at = pos[found]
-    total, over = add_scaled(state.counts[at], counts[found], weight)
-    flags = None
-    if bool(over.any()):
-        flags = np.zeros(len(keys), dtype=bool)
-        flags[np.flatnonzero(found)[over]] = True
-    state.counts[at] = total
+    flags = add_found(state.counts, pos[found], found, counts, weight)
     new = ~found
     if bool(new.any()):
         new_keys = keys[new]
@@ -718,10 +694,7 @@ def _truncate(state: _Values, shape: Shape) -> None:
     hi = np.searchsorted(state.keys, (heavy + 1) << shape.id_bits)
     sizes = hi - lo
     index = spans(lo, sizes)
-    keys = state.keys[index]
-    order = np.lexsort((keys, _U64_MAX - state.counts[index], keys >> shape.id_bits))
-    rank = np.arange(len(index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    drop = index[order[rank >= MAX_VALUES_PER_SITE]]
+    drop = index[beyond_cut(state.keys[index], state.counts[index], sizes, shape.id_bits)]
     state.keys = np.delete(state.keys, drop)
     state.counts = np.delete(state.counts, drop)
     state.fill[heavy] = MAX_VALUES_PER_SITE

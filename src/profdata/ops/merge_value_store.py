@@ -69,6 +69,29 @@ def add_scaled(current: U64s, counts: U64s, weight: int) -> tuple[U64s, Flags]:
     return total, over
 
 
+def beyond_cut(keys: Ints, counts: U64s, sizes: Ints, id_bits: int) -> Flags:
+    """``sortByCount``'s cut of sites that hold more than 255 values: which entries fall
+    past each site's 255 first by (count descending, value ascending).  The entries are
+    the sites' ones, the sites in ascending order, ``sizes`` entries each."""
+    order = np.lexsort((keys, _U64_MAX - counts, keys >> id_bits))
+    rank = np.arange(len(keys)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    cut = np.zeros(len(keys), dtype=bool)
+    cut[order[rank >= MAX_VALUES_PER_SITE]] = True
+    return cut
+
+
+def add_found(stored: U64s, where: Ints, found: Flags, counts: U64s, weight: int) -> Flags | None:
+    """Add the run's entries that are already stored (``found``; ``stored[where]`` is
+    theirs) with :func:`add_scaled`; the overflow flag of every run entry if any saturated."""
+    total, over = add_scaled(stored[where], counts[found], weight)
+    stored[where] = total
+    if not bool(over.any()):
+        return None
+    flags = np.zeros(len(counts), dtype=bool)
+    flags[np.flatnonzero(found)[over]] = True
+    return flags
+
+
 class ValueStore:
     """The value entries of one writer context: ``keys``/``counts`` in insertion order
     (``live`` false where a site's 255 cut dropped one), ``fill`` live entries per site."""
@@ -172,12 +195,7 @@ class ValueStore:
         at = self._find(keys, slots)
         found = at >= 0
         where = at[found]
-        total, over = add_scaled(self.counts[where], counts[found], weight)
-        flags = None
-        if bool(over.any()):
-            flags = np.zeros(len(keys), dtype=bool)
-            flags[np.flatnonzero(found)[over]] = True
-        self.counts[where] = total
+        flags = add_found(self.counts, where, found, counts, weight)
         if len(where) < len(keys):
             new = ~found
             self._append(keys[new], counts[new], slots[new])
@@ -236,12 +254,8 @@ class ValueStore:
         slots = spans(self.start[heavy], self.region[heavy])
         entries = self.table[slots]
         index = entries[entries >= 0].astype(np.int64)
-        keys = self.keys[index]
-        order = np.lexsort((keys, _U64_MAX - self.counts[index], keys >> self.id_bits))
-        sizes = self.fill[heavy]
-        rank = np.arange(len(index)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-        drop = index[order[rank >= MAX_VALUES_PER_SITE]]
-        keep = index[order[rank < MAX_VALUES_PER_SITE]]
+        cut = beyond_cut(self.keys[index], self.counts[index], self.fill[heavy], self.id_bits)
+        drop, keep = index[cut], index[~cut]
         self.live[drop] = False
         self.dead += len(drop)
         self.fill[heavy] = MAX_VALUES_PER_SITE
@@ -258,4 +272,4 @@ class ValueStore:
         return keys[order], self.counts[index][order]
 
 
-__all__ = ["ValueStore", "add_scaled"]
+__all__ = ["ValueStore", "add_found", "add_scaled", "beyond_cut"]
