@@ -305,3 +305,11 @@ class CommandLineError(UsageError):
 
 class WriteError(FileError):
     """An output that cannot be written (directory missing, permissions)."""
+
+
+class OutputStreamError(WriteError):
+    """Standard output refused the text (a full disk, a device that takes nothing);
+    llvm-profdata's stream reports it as ``IO failure on output stream: strerror``."""
+
+    def __init__(self, strerror: str) -> None:
+        super().__init__(f"IO failure on output stream: {strerror}")

@@ -8,6 +8,7 @@ fault; exit status 1; ``--traceback`` shows the stack for bug reports.
 
 from __future__ import annotations
 
+import contextlib
 import ctypes
 import importlib
 import os
@@ -16,7 +17,7 @@ import threading
 import traceback
 from collections.abc import Sequence
 from types import ModuleType
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from profdata import releases
 from profdata.cli import _options
@@ -24,6 +25,7 @@ from profdata.errors import (
     CommandLineError,
     FileError,
     FormatError,
+    OutputStreamError,
     ProfdataError,
     UnrecognizedFormatError,
     UsageError,
@@ -167,6 +169,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 1
     except KeyboardInterrupt:
         return 130
+    except OSError as exc:  # a write to the standard streams failed (a full disk)
+        if tb:
+            traceback.print_exc()
+        with contextlib.suppress(OSError):
+            if exc.filename is None:
+                report(OutputStreamError(exc.strerror or str(exc)))
+            else:  # files are opened through FileError; this one slipped past
+                report(FileError(exc.strerror or str(exc), path=str(exc.filename)))
+        return 1
     except RecursionError:
         if tb:
             traceback.print_exc()
@@ -260,7 +271,33 @@ def console_main() -> None:
     # a Dask client wants the main thread (its signal handlers); instr merges never nest
     if any(arg.startswith("--dask") for arg in sys.argv[1:]):
         sys.exit(main())
-    sys.exit(run_with_deep_stack())
+    leave(run_with_deep_stack())
 
 
-__all__ = ["COMMANDS", "Output", "command_module", "exit_status", "main", "run_with_deep_stack"]
+def leave(code: int) -> NoReturn:
+    """End the process without the interpreter's tear-down.
+
+    The tear-down frees every object one at a time: after a merge of 128
+    runs of a 100,000-function program that took 0.16 s (measured), all of it
+    after the output was complete.  By now outputs are written, closed and
+    renamed, and nothing registers exit handlers outside the Dask path (which
+    exits normally); the standard streams are flushed here instead.
+    """
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except (BrokenPipeError, ValueError):  # the reader left; the stream was closed
+            code = code or 1
+        except OSError as exc:  # what print() left in the buffer met a full disk
+            # a failed command has said why already (often this very write, retried here)
+            if stream is sys.stdout and not code:
+                code = 1
+                with contextlib.suppress(OSError, ValueError):
+                    report(OutputStreamError(exc.strerror or str(exc)))
+                    sys.stderr.flush()
+    os._exit(code)
+
+
+__all__ = [
+    "COMMANDS", "Output", "command_module", "exit_status", "leave", "main", "run_with_deep_stack",
+]  # fmt: skip

@@ -11,7 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from profdata.atomic import atomic_write_bytes
-from profdata.errors import CommandLineError, FormatError
+from profdata.errors import CommandLineError, FormatError, OutputStreamError
 from profdata.model.names import ENCODING, ERRORS
 
 
@@ -30,9 +30,14 @@ class Output:
         encoded = [p if isinstance(p, bytes) else p.encode(ENCODING, ERRORS) for p in self.parts]
         data = encoded[0] if len(encoded) == 1 else b"".join(encoded)
         if self.path is None:
-            sys.stdout.flush()
-            sys.stdout.buffer.write(data)
-            sys.stdout.buffer.flush()
+            try:
+                sys.stdout.flush()
+                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.flush()
+            except BrokenPipeError:
+                raise  # the reader left: main() ends quietly
+            except OSError as exc:
+                raise OutputStreamError(exc.strerror or str(exc)) from exc
         else:
             atomic_write_bytes(self.path, data)
 

@@ -1,0 +1,69 @@
+"""How the ``profdata`` process ends: its status, the last bytes of its streams, and
+standard output that refuses them (``/dev/full``), which llvm-profdata reports as
+``IO failure on output stream`` with status 1."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SHOW = Path(__file__).resolve().parents[2] / "golden" / "show"
+IR = str(SHOW / "inputs" / "ir.proftext")
+FULL = Path("/dev/full")
+#: buffered standard streams, as on a terminal or a pipe without PYTHONUNBUFFERED
+BUFFERED = {k: v for k, v in os.environ.items() if k != "PYTHONUNBUFFERED"}
+
+
+def _run(*argv: str, stdout: int | None = subprocess.PIPE) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, *argv], stdout=stdout, stderr=subprocess.PIPE, env=BUFFERED, check=False
+    )
+
+
+def test_leave_flushes_both_streams_and_keeps_the_status() -> None:
+    """The process ends without the interpreter's tear-down: what sits in the buffers of
+    stdout and stderr still arrives, and the status is the command's."""
+    code = (
+        "import sys; from profdata.cli import leave; "
+        "sys.stdout.write('out' * 1000); sys.stderr.write('err'); leave(3)"
+    )
+    done = _run("-c", code)
+    assert (done.returncode, done.stdout, done.stderr) == (3, b"out" * 1000, b"err")
+
+
+def test_show_output_is_complete_and_status_zero() -> None:
+    done = _run("-m", "profdata", "show", "--all-functions", "--counts", IR)
+    expected = (SHOW / "expected" / "ir" / "all-counts.r22.stdout").read_bytes()
+    assert (done.returncode, done.stdout, done.stderr) == (0, expected, b"")
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["show", "--all-functions", "--counts", IR],  # the command's output, written at once
+        ["--version"],  # a print() of the command line layer
+        ["merge", "--dump-input-file-list", IR, "-o", "unused"],
+    ],
+    ids=["show", "version", "dump-input-file-list"],
+)
+def test_a_full_standard_output_is_a_one_line_error(argv: list[str]) -> None:
+    with FULL.open("wb") as full:
+        done = _run("-m", "profdata", *argv, stdout=full.fileno())
+    assert done.returncode == 1
+    assert done.stderr == b"error: IO failure on output stream: No space left on device\n"
+
+
+@pytest.mark.skipif(not FULL.exists(), reason="no /dev/full on this system")
+def test_leave_reports_a_buffered_write_that_fails() -> None:
+    """Text still in stdout's buffer when the command returns meets the full disk at the
+    last flush: reported, and a successful status becomes 1."""
+    code = "import sys; from profdata.cli import leave; sys.stdout.write('x'); leave(0)"
+    with FULL.open("wb") as full:
+        done = _run("-c", code, stdout=full.fileno())
+    assert done.returncode == 1
+    assert done.stderr == b"error: IO failure on output stream: No space left on device\n"
