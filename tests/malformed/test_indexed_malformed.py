@@ -31,7 +31,8 @@ from profdata.errors import (
     UnsupportedVersionError,
 )
 from profdata.formats import read_instr_bytes
-from profdata.formats.indexed import PROFILE_DATA_EMPTY, IndexedProfile, read
+from profdata.formats.indexed import IndexedProfile, read
+from profdata.formats.indexed_records import PROFILE_DATA_EMPTY
 from tests.conftest import SHARED, CliResult
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "indexed"

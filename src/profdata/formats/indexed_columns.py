@@ -1,6 +1,6 @@
 """Indexed profile records decoded in bulk, as :class:`~profdata.model.instr.RecordColumns`.
 
-:class:`~profdata.formats.indexed.RecordDecoder` turns one hash-table item at
+:class:`~profdata.formats.indexed_records.RecordDecoder` turns one hash-table item at
 a time into records, with every check of LLVM's ``InstrProfLookupTrait::ReadData``.
 ``show`` needs only the names, hashes and counters of all records, and for
 100k functions the per-item Python work costs more than the real tool's whole

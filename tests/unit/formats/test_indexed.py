@@ -487,16 +487,16 @@ def test_bitmap_bytes_are_decoded_from_u64_words() -> None:
 
 
 def test_nothing_is_decoded_until_asked(monkeypatch: pytest.MonkeyPatch) -> None:
-    from profdata.formats import indexed
+    from profdata.formats.indexed_records import RecordDecoder
 
     calls: list[str] = []
-    original = indexed.RecordDecoder.decode
+    original = RecordDecoder.decode
 
-    def spy(self: indexed.RecordDecoder, name: str, item: object) -> list[InstrRecord]:
+    def spy(self: RecordDecoder, name: str, item: object) -> list[InstrRecord]:
         calls.append(name)
         return original(self, name, item)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(indexed.RecordDecoder, "decode", spy)
+    monkeypatch.setattr(RecordDecoder, "decode", spy)
     profile = load_golden("v13-many")
     assert calls == []
     profile.lookup("fn_001")
