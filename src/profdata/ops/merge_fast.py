@@ -46,7 +46,6 @@ from __future__ import annotations
 
 import os
 import pickle
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -74,7 +73,6 @@ from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
     MAX_RAW_COUNTER,
-    Diagnostic,
     FilterNote,
     InputFailure,
     InstrProfWriter,
@@ -92,6 +90,7 @@ from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
 from profdata.ops.merge_value_store import ValueStore, add_found, add_scaled, beyond_cut
+from profdata.ops.merge_workers import LoadStep, TaggedReporter, idle_cpus
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -100,8 +99,6 @@ U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
 Loader = Callable[[str], InstrProfile]
-#: loads input ``i`` into its context, reporting to the given reporter (``merge_instr``'s step)
-LoadStep = Callable[[int, Reporter], None]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
 
@@ -295,7 +292,7 @@ class FastMerge:
                 self._work_in_child(worker, workers, count, todo[worker], load_one, write_end)
             os.close(write_end)
             children[worker] = (pid, read_end)
-        tagged = _Tagged()
+        tagged = TaggedReporter()
         tagged.load(todo[0], load_one)
         for worker, (pid, read_end) in children.items():
             with os.fdopen(read_end, "rb") as pipe:
@@ -321,23 +318,23 @@ class FastMerge:
             # only every few inputs, not before each one
             if remaining > self._look_again_at:
                 return 1
-            wanted = _idle_cpus()
+            wanted = idle_cpus()
             self._look_again_at = remaining - _MIN_SPLIT
         return max(1, min(wanted, count))
 
     def _work_in_child(
         self, worker: int, workers: int, count: int, todo: list[int], load_one: LoadStep, pipe: int
     ) -> None:  # pragma: no cover - runs in a forked child
-        payload = b""
+        payload = b""  # nothing: the parent loads this worker's inputs itself
         try:
-            tagged = _Tagged()
+            tagged = TaggedReporter()
             for index in todo:
                 ctx_index = context_of(index, count)
                 errors = len(self.contexts[ctx_index].errors)
                 tagged.index = index
                 load_one(index, tagged)
                 if not self.takes(ctx_index) or len(self.contexts[ctx_index].errors) > errors:
-                    raise _GiveUp
+                    return  # an input it does not take: the parent loads them all again
             mine = [c for c in range(count) if c % workers == worker]
             for c in mine:
                 if self.states[c].values is not None:
@@ -556,78 +553,6 @@ class FastMerge:
             group.name_hashes,
         )
         return table if state.order is None else table.take(state.order)
-
-
-def _idle_cpus() -> int:
-    """This process's CPU plus the ones no other task is using right now.
-
-    Workers only pay off on a CPU nobody else uses: on a busy machine they
-    wait for each other and the split costs more than it saves (measured).
-    The kernel's count of runnable tasks says what is busy now; the load
-    average, which trails the last minute, is only the fallback without
-    ``/proc`` (with it, a merge started right after another busy command ran
-    in one process although both CPUs were idle again).
-    """
-    affinity = getattr(os, "sched_getaffinity", None)
-    cpus = len(affinity(0)) if affinity is not None else os.cpu_count() or 1
-    others = _runnable_others()
-    if others is not None:
-        return max(1, min(cpus, cpus - others))
-    try:
-        load = os.getloadavg()[0]
-    except OSError:
-        return 1
-    return max(1, min(cpus, 1 + int(cpus - load + 0.75)))  # a CPU at least 3/4 idle counts
-
-
-def _runnable_others(loadavg: str = "/proc/loadavg", samples: int = 3) -> int | None:
-    """Tasks other than this one that are runnable now (the fewest of a few looks a
-    millisecond apart, so a task that merely woke up does not count); None without
-    ``/proc``."""
-    seen = []
-    for look in range(samples):
-        if look:
-            time.sleep(0.001)
-        try:
-            with open(loadavg, "rb") as fh:
-                running = int(fh.read().split()[3].split(b"/")[0])
-        except (OSError, ValueError, IndexError):
-            return None
-        seen.append(running - 1)
-    return max(0, min(seen))
-
-
-class _GiveUp(Exception):
-    """A worker process met an input it does not take."""
-
-
-class _Tagged(Reporter):
-    """Diagnostics kept with the input they came from, to be emitted in input order."""
-
-    def __init__(self) -> None:
-        super().__init__(None)
-        self.index = 0
-        self.items: list[tuple[int, Diagnostic]] = []
-
-    def emit(self, diagnostic: Diagnostic) -> None:
-        self.items.append((self.index, diagnostic))
-
-    def first_time(self, kind: WarningKind) -> bool:
-        return False  # decided when replayed
-
-    def load(self, todo: list[int], load_one: LoadStep) -> None:
-        for index in todo:
-            self.index = index
-            load_one(index, self)
-
-    def replay(self, reporter: Reporter) -> None:
-        for _, diagnostic in sorted(self.items, key=lambda item: item[0]):
-            if isinstance(diagnostic, RecordWarning):
-                first = reporter.first_time(diagnostic.kind)
-                diagnostic = RecordWarning(
-                    diagnostic.kind, diagnostic.source, diagnostic.function, first
-                )
-            reporter.emit(diagnostic)
 
 
 def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from profdata.ops import merge_fast
-from profdata.ops.merge_fast import _idle_cpus, _runnable_others
+from profdata.ops import merge_fast, merge_workers
+from profdata.ops.merge_workers import idle_cpus, runnable_others
 from tests.unit.ops.test_merge_fast import _one_function, _write, merge
 
 
@@ -28,13 +28,13 @@ def loadavg(tmp_path: Path, text: str) -> str:
     ],
 )
 def test_runnable_others_reads_the_kernels_count(tmp_path: Path, text: str, others: int) -> None:
-    assert _runnable_others(loadavg(tmp_path, text)) == others
+    assert runnable_others(loadavg(tmp_path, text)) == others
 
 
 @pytest.mark.parametrize("text", ["", "1.0 1.0 1.0\n", "1.0 1.0 1.0 x/10 1\n"])
 def test_an_unreadable_count_falls_back(tmp_path: Path, text: str) -> None:
-    assert _runnable_others(loadavg(tmp_path, text)) is None
-    assert _runnable_others(str(tmp_path / "missing")) is None
+    assert runnable_others(loadavg(tmp_path, text)) is None
+    assert runnable_others(str(tmp_path / "missing")) is None
 
 
 def cpus() -> int:
@@ -43,8 +43,8 @@ def cpus() -> int:
 
 @pytest.mark.parametrize("others", [0, 1, 2, 50])
 def test_idle_cpus_leaves_out_the_busy_ones(monkeypatch: pytest.MonkeyPatch, others: int) -> None:
-    monkeypatch.setattr(merge_fast, "_runnable_others", lambda: others)
-    assert _idle_cpus() == max(1, cpus() - others)
+    monkeypatch.setattr(merge_workers, "runnable_others", lambda: others)
+    assert idle_cpus() == max(1, cpus() - others)
 
 
 @pytest.mark.parametrize(
@@ -60,9 +60,9 @@ def test_without_proc_the_load_average_decides(
     monkeypatch: pytest.MonkeyPatch, load: float, idle: Callable[[int], int]
 ) -> None:
     """A CPU counts as idle when at least 3/4 of it is free."""
-    monkeypatch.setattr(merge_fast, "_runnable_others", lambda: None)
+    monkeypatch.setattr(merge_workers, "runnable_others", lambda: None)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
-    assert _idle_cpus() == idle(cpus())
+    assert idle_cpus() == idle(cpus())
 
 
 def _count_looks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, idle: int, threads: int) -> int:
@@ -73,7 +73,7 @@ def _count_looks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, idle: int, thr
         looks.append(1)
         return idle
 
-    monkeypatch.setattr(merge_fast, "_idle_cpus", counted)
+    monkeypatch.setattr(merge_fast, "idle_cpus", counted)
     profiles = [_one_function([[(v, 1) for v in range(i % 5 + 1)]]) for i in range(30)]
     outcome = merge(_write(tmp_path, profiles, [1] * 30), fast=True, threads=threads, processes=0)
     assert not isinstance(outcome, str) and outcome.fast
