@@ -85,6 +85,11 @@ class Release:
     #: merged): "excessively large counter value suggests corrupted profile data: N"
     #: (PR 69513, 2023-10, so 18 on; verified 16: no, 19 and 22: yes)
     merge_large_counter_check: bool
+    #: ``sortByTargetValues`` (merge and overlap of value sites) is ``llvm::sort`` of a
+    #: vector, libstdc++'s unstable introsort, where it was a stable ``std::list::sort``:
+    #: equal values (unknown call targets, all 0) pair in another order past 16 per site
+    #: (verified 14, 16: stable; 19, 22: introsort; the vector came in 2024, so 19 on)
+    value_sort_introsort: bool
     merge_function_filters: bool  # --function / --no-function exist
     merge_keep_vtable_symbols: bool  # --keep-vtable-symbols exists
     merge_write_prev_version: bool  # --write-prev-version exists (writes indexed version 11)
@@ -229,6 +234,7 @@ def _row(n: int) -> Release:
         trace_reservoir_fills_first=n >= 22,
         merge_failure_mode_warn=n >= 18,
         merge_large_counter_check=n >= 18,
+        value_sort_introsort=n >= 19,
         merge_function_filters=n >= 18,
         merge_keep_vtable_symbols=n >= 19,
         merge_write_prev_version=n >= 18,

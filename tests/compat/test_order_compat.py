@@ -22,7 +22,7 @@ import numpy as np
 import pytest
 
 from profdata.model.balanced_partitioning import Mt19937Bank
-from profdata.model.cxx_select import nth_element
+from profdata.model.cxx_algo import nth_element
 from tests.compat import tools
 from tests.conftest import CliResult
 

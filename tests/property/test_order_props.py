@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.model.cxx_select import nth_element
+from profdata.model.cxx_algo import nth_element
 from profdata.model.instr import TemporalTrace
 from profdata.ops.order import FUNCTIONS_PER_PAGE, order_functions
 from profdata.releases import release

@@ -160,6 +160,7 @@ class InstrProfWriter:
         one's bitmap.
         """
         pseudo = self.release.merge_pseudo_counts
+        introsort = self.release.value_sort_introsort
         warnings: list[list[WarningKind]] = [[] for _ in records]
         batch = CounterBatch(weight, pseudo)
         queued: set[tuple[str, int]] = set()
@@ -189,9 +190,9 @@ class InstrProfWriter:
             if counters_mergeable(dest, rec, pseudo):
                 batch.add(index, dest, rec)
                 queued.add(key)
-                merge_beyond_counters(dest, rec, weight, warnings[index])
+                merge_beyond_counters(dest, rec, weight, warnings[index], introsort=introsort)
             else:
-                merge_record(dest, rec, weight, pseudo, warnings[index])
+                merge_record(dest, rec, weight, pseudo, warnings[index], introsort=introsort)
         self._flush(batch, warnings)
         return warnings
 
@@ -355,7 +356,7 @@ def _reserved_key(rec: InstrRecord, weight: int, pseudo: bool, warn: list[Warnin
     """
     if rec.hash == DENSEMAP_EMPTY_KEY:
         blank = InstrRecord(rec.name, rec.hash, np.zeros(0, dtype=np.uint64))
-        merge_record(blank, rec, weight, pseudo, warn)
+        merge_record(blank, rec, weight, pseudo, warn, introsort=False)  # no value sites
 
 
 def _has_data(rec: InstrRecord) -> bool:

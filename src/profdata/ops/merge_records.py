@@ -26,6 +26,8 @@ from profdata.model.counters import (
     saturating_multiply_add,
     scale_counts,
 )
+from profdata.model.cxx_algo import STABLE_UP_TO
+from profdata.model.cxx_algo import sort as cxx_sort
 from profdata.model.instr import (
     PSEUDO_HOT,
     PSEUDO_WARM,
@@ -96,7 +98,13 @@ def _scaled_site(site: ValueSite, weight: int, warn: list[WarningKind]) -> Value
 
 
 def merge_record(
-    dest: InstrRecord, src: InstrRecord, weight: int, pseudo_counts: bool, warn: list[WarningKind]
+    dest: InstrRecord,
+    src: InstrRecord,
+    weight: int,
+    pseudo_counts: bool,
+    warn: list[WarningKind],
+    *,
+    introsort: bool,
 ) -> None:
     """``InstrProfRecord::merge`` of ``src`` (times ``weight``) into ``dest``, then the sort."""
     if not counters_mergeable(dest, src, pseudo_counts):
@@ -106,7 +114,7 @@ def merge_record(
     dest.counts, overflow = merge_counts(dest.counts, src.counts, weight, max_count)
     if overflow:
         warn.append(WarningKind.COUNTER_OVERFLOW)
-    merge_beyond_counters(dest, src, weight, warn)
+    merge_beyond_counters(dest, src, weight, warn, introsort=introsort)
 
 
 def counters_mergeable(dest: InstrRecord, src: InstrRecord, pseudo_counts: bool) -> bool:
@@ -130,9 +138,11 @@ def _merge_special(
 
 
 def merge_beyond_counters(
-    dest: InstrRecord, src: InstrRecord, weight: int, warn: list[WarningKind]
+    dest: InstrRecord, src: InstrRecord, weight: int, warn: list[WarningKind], *, introsort: bool
 ) -> None:
-    """The rest of ``InstrProfRecord::merge`` (bitmap OR, value sites) and the sort."""
+    """The rest of ``InstrProfRecord::merge`` (bitmap OR, value sites) and the sort;
+    ``introsort``: the release sorts sites by value with ``llvm::sort`` (see
+    :func:`sort_by_value`)."""
     if len(dest.bitmap) != len(src.bitmap):
         warn.append(WarningKind.BITMAP_MISMATCH)
     else:
@@ -147,7 +157,7 @@ def merge_beyond_counters(
                     warn.append(WarningKind.VALUE_SITE_COUNT_MISMATCH)
                     continue
                 for site, other in zip(dst_sites, src_sites, strict=True):
-                    merge_site(site, other, weight, warn)
+                    merge_site(site, other, weight, warn, introsort=introsort)
     sort_value_data(dest)
 
 
@@ -197,14 +207,19 @@ class CounterBatch:
         return overflowed
 
 
-def merge_site(site: ValueSite, other: ValueSite, weight: int, warn: list[WarningKind]) -> None:
+def merge_site(
+    site: ValueSite, other: ValueSite, weight: int, warn: list[WarningKind], *, introsort: bool
+) -> None:
     """``InstrProfValueSiteRecord::merge``: both sorted by value, matched values summed.
 
     Values only in ``other`` are inserted with their count as is: LLVM applies
-    the weight only to values both sites hold.
+    the weight only to values both sites hold.  A value a site holds several
+    times (unknown indirect-call targets are all 0) pairs with the other
+    site's entries of that value in the order the sort leaves them.
     """
-    site.sort(key=_by_value)
-    incoming = sorted(other, key=_by_value)
+    sort_by_value(site, introsort)
+    incoming = list(other)
+    sort_by_value(incoming, introsort)
     merged: ValueSite = []
     i = 0
     for vd in incoming:
@@ -221,6 +236,36 @@ def merge_site(site: ValueSite, other: ValueSite, weight: int, warn: list[Warnin
             merged.append(vd)
     merged.extend(site[i:])
     site[:] = merged
+
+
+def sort_by_value(site: ValueSite, introsort: bool) -> None:
+    """``sortByTargetValues``, in place.
+
+    Up to LLVM 18 the site is a ``std::list`` and its ``sort`` is stable; from
+    19 it is a vector sorted with ``llvm::sort``, libstdc++'s introsort, which
+    leaves equal values in another order once a site holds more than 16
+    entries (:func:`profdata.model.cxx_algo.sort` replays it).  Below that it
+    is an insertion sort, as stable as the list's.
+    """
+    if introsort and len(site) > STABLE_UP_TO:
+        keyed = [_ByValue(vd) for vd in site]
+        cxx_sort(keyed)
+        site[:] = [entry.vd for entry in keyed]
+    else:
+        site.sort(key=_by_value)
+
+
+class _ByValue:
+    """A value-data entry compared as ``sortByTargetValues`` compares: by value only."""
+
+    __slots__ = ("value", "vd")
+
+    def __init__(self, vd: ValueData) -> None:
+        self.vd = vd
+        self.value = vd.value
+
+    def __lt__(self, other: _ByValue) -> bool:
+        return self.value < other.value
 
 
 def _by_value(vd: ValueData) -> int:

@@ -42,11 +42,11 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import InstrProfile, InstrRecord, ValueData, ValueSite
+from profdata.model.instr import InstrProfile, InstrRecord, ValueSite
 from profdata.model.kinds import ValueKind
 from profdata.model.record_table import record_table
 from profdata.ops.merge import InstrProfWriter, RecordWarning
-from profdata.ops.merge_records import WarningKind, merge_record, new_record
+from profdata.ops.merge_records import WarningKind, merge_record, new_record, sort_by_value
 from profdata.releases import Release
 
 Ints = npt.NDArray[np.int64]
@@ -261,7 +261,7 @@ def _load_base(
         problems: list[WarningKind] = []
         if rec.hash == DENSEMAP_EMPTY_KEY:
             functions.setdefault(rec.name, {})
-            merge_record(_empty_record(rec), rec, 1, pseudo, problems)
+            merge_record(_empty_record(rec), rec, 1, pseudo, problems, introsort=False)
         elif repeated and (rec.name, rec.hash) in repeated:
             problems = writer.add_record(rec, 1)
         else:
@@ -304,6 +304,7 @@ def _classify(
     num_kinds = program.num_kinds
     kinds = [ValueKind(k) for k in range(num_kinds)]
     no_values = [0.0] * num_kinds  # shared, read-only: records without value sites
+    introsort = options.release.value_sort_introsort
     sums = record_sums.tolist()
     maxima = record_maxima.tolist()
     matches: list[_Match] = []
@@ -332,7 +333,7 @@ def _classify(
                 theirs = rec.value_sites.get(kind)
                 if theirs:
                     for mine_site, their_site in zip(dest.value_sites[kind], theirs, strict=True):
-                        _overlap_site(mine_site, their_site, kind, program, func)
+                        _overlap_site(mine_site, their_site, kind, program, func, introsort)
         program.overlap.num_entries += 1
         matches.append(_Match(dest, rec, test_sum, func))
     return matches
@@ -488,20 +489,24 @@ def row_sums(scores: npt.NDArray[np.float64]) -> npt.NDArray[np.float64]:
     return np.cumsum(scores, axis=1)[:, -1]
 
 
-def _by_value(vd: ValueData) -> int:
-    return vd.value
-
-
 def _overlap_site(
     mine: ValueSite,
     theirs: ValueSite,
     kind: int,
     program: OverlapStats,
     func: OverlapStats | None,
+    introsort: bool,
 ) -> None:
-    """``InstrProfValueSiteRecord::overlap``: both sides sorted by value, equal values scored."""
-    a = sorted(mine, key=_by_value)
-    b = sorted(theirs, key=_by_value)
+    """``InstrProfValueSiteRecord::overlap``: both sides sorted by value, equal values scored.
+
+    LLVM sorts the base record's site in place (a second test record of the same
+    function meets it sorted) and a value held several times pairs in the order
+    :func:`~profdata.ops.merge_records.sort_by_value` leaves it.
+    """
+    sort_by_value(mine, introsort)
+    a = mine
+    b = list(theirs)
+    sort_by_value(b, introsort)
     p_base, p_test = program.base.value_counts[kind], program.test.value_counts[kind]
     f_base = func.base.value_counts[kind] if func is not None else 0.0
     f_test = func.test.value_counts[kind] if func is not None else 0.0
