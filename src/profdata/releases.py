@@ -77,6 +77,11 @@ class Release:
     merge_headerless_text_any_kind: bool
     merge_validates_memop_values: bool  # "invalid profile created" after writing duplicate sizes
     merge_temporal_traces: bool  # temporal traces and --temporal-profile-* options
+    #: the variant flags (``ProfileKind`` member names) ``InstrProfWriter::writeImpl`` puts in
+    #: an indexed file's version word: the kinds the release knows; a flag of a newer
+    #: release read from an input is dropped (verified 13: a v7 file with
+    #: SINGLE_BYTE_COVERAGE is written without it)
+    indexed_written_kinds: frozenset[str]
     order_command: bool  # the order subcommand (balanced partitioning of temporal traces)
     order_split_sorts: bool  # each bisection sorts its nodes (before: std::nth_element order)
     trace_reservoir_fills_first: bool  # fill the reservoir, then sample (else per-trace sampling)
@@ -183,6 +188,20 @@ def _memprof_versions(n: int) -> tuple[int, ...]:
     return (2, 3) if n == 20 else (2, 3, 4)
 
 
+def _written_kinds(n: int) -> frozenset[str]:
+    """Block coverage and entry-only in 14, MemProf in 15, temporal in 17, loop entries in 22."""
+    kinds = {"IR", "CS", "ENTRY_FIRST"}
+    if n >= 14:
+        kinds |= {"SINGLE_BYTE_COVERAGE", "FUNCTION_ENTRY_ONLY"}
+    if n >= 15:
+        kinds.add("MEMPROF")
+    if n >= 17:
+        kinds.add("TEMPORAL")
+    if n >= 22:
+        kinds.add("LOOP_ENTRIES")
+    return frozenset(kinds)
+
+
 def _row(n: int) -> Release:
     raw = 5 if n <= 12 else 7 if n == 13 else 8 if n <= 17 else 9 if n == 18 else 10
     indexed = {11: 6, 12: 7, 13: 7, 14: 7, 15: 8, 16: 9, 17: 10, 18: 11}.get(
@@ -231,6 +250,7 @@ def _row(n: int) -> Release:
         merge_headerless_text_any_kind=n >= 14,
         merge_validates_memop_values=n >= 15,
         merge_temporal_traces=n >= 17,
+        indexed_written_kinds=_written_kinds(n),
         order_command=n >= 17,
         order_split_sorts=n >= 20,  # verified 19: no, 22: yes; 20 and 21 assumed
         trace_reservoir_fills_first=n >= 22,

@@ -69,7 +69,8 @@ from profdata.releases import Release
 
 MAX_VALUES_PER_SITE = 255  # SiteCountArray entries are u8
 
-#: Variant flags ``InstrProfWriter::writeImpl`` copies into the version word.
+#: Variant flags ``InstrProfWriter::writeImpl`` of the latest release copies into the
+#: version word (an older one copies those it knows: :func:`written_flags`).
 WRITTEN_FLAGS = (
     ProfileKind.IR
     | ProfileKind.CS
@@ -80,6 +81,15 @@ WRITTEN_FLAGS = (
     | ProfileKind.MEMPROF
     | ProfileKind.TEMPORAL
 )
+
+
+def written_flags(release: Release) -> ProfileKind:
+    """The variant flags ``release``'s writer puts in the version word."""
+    flags = ProfileKind(0)
+    for name in release.indexed_written_kinds:
+        flags |= ProfileKind[name]
+    return flags & WRITTEN_FLAGS
+
 
 #: Bytes of one summary block: 2 counts, the fields, a (cutoff, min, count) triple per cutoff.
 SUMMARY_SIZE = 8 * (2 + len(SUMMARY_FIELDS) + 3 * len(DEFAULT_CUTOFFS))
@@ -127,7 +137,7 @@ def encode_indexed(
     ``memprof_version`` (default: the release's).
     """
     lay = layout(release.indexed_version if version is None else version)
-    kind = ProfileKind(profile.kind & WRITTEN_FLAGS)
+    kind = ProfileKind(profile.kind & written_flags(release))
     table = record_table(profile)
     plan = _plan(table, lay, release, sparse)
     out = ByteWriter()
@@ -533,4 +543,5 @@ __all__ = [
     "encode_value_prof_data",
     "summarize_table",
     "write_indexed",
+    "written_flags",
 ]
