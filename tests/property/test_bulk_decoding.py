@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from profdata.errors import FormatError
-from profdata.formats import indexed, raw, raw_values
+from profdata.formats import indexed, raw, raw_records, raw_values
 from profdata.model.instr import InstrRecord, RecordColumns
 from profdata.model.record_table import RecordTable
 
@@ -107,7 +107,7 @@ def _every_blob_checked(cur: object, starts: np.ndarray) -> raw_values.ValueReco
 def _raw_agrees(data: bytes, monkeypatch: pytest.MonkeyPatch) -> None:
     bulk = _raw_outcome(data)
     with monkeypatch.context() as patched:
-        patched.setattr(raw, "scan_blobs", _every_blob_checked)
+        patched.setattr(raw_records, "scan_blobs", _every_blob_checked)
         one_by_one = _raw_outcome(data)
     assert bulk == one_by_one
 
