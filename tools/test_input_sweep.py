@@ -22,9 +22,15 @@ Compared per command: exit status, stdout bytes, the bytes of the output file
 (``-o``; an empty file left by a failed real merge counts as none, as profdata
 writes outputs atomically) and the first line of stderr (``Try: ARGV0 --help``
 cut; profdata's indented ``detail:`` lines are never first).  Files of the same
-content are run once (``--all-copies`` runs every path).
+content are run once (``--all-copies`` runs every path).  What a file is comes from its
+first bytes and from which of profdata's readers takes it (``show``, ``show --sample``):
+instrumentation files get the instr commands (``show`` in four forms, ``merge``, ``merge
+--text``, ``overlap``), sample files the sample ones (``show --sample`` in three forms,
+``merge --sample`` to text, binary and extbinary, ``overlap --sample``), raw MemProf the
+instr ones plus ``show --memory`` (14+), and files neither reader takes both sets.
 
-Run (sequentially; it takes about an hour for all releases)::
+Run (one command at a time; all 136 distinct files x 6 releases, about 6,500 commands, take
+one to two hours on a shared two-core machine)::
 
     python tools/test_input_sweep.py                         # everything
     python tools/test_input_sweep.py --release 19 -k compat  # a part
