@@ -311,5 +311,5 @@ class OutputStreamError(WriteError):
     """Standard output refused the text (a full disk, a device that takes nothing);
     llvm-profdata's stream reports it as ``IO failure on output stream: strerror``."""
 
-    def __init__(self, strerror: str) -> None:
-        super().__init__(f"IO failure on output stream: {strerror}")
+    def __init__(self, cause: OSError) -> None:
+        super().__init__(f"IO failure on output stream: {cause.strerror or cause}")

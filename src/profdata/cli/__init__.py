@@ -174,7 +174,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             traceback.print_exc()
         with contextlib.suppress(OSError):
             if exc.filename is None:
-                report(OutputStreamError(exc.strerror or str(exc)))
+                report(OutputStreamError(exc))
             else:  # files are opened through FileError; this one slipped past
                 report(FileError(exc.strerror or str(exc), path=str(exc.filename)))
         return 1
@@ -293,7 +293,7 @@ def leave(code: int) -> NoReturn:
             if stream is sys.stdout and not code:
                 code = 1
                 with contextlib.suppress(OSError, ValueError):
-                    report(OutputStreamError(exc.strerror or str(exc)))
+                    report(OutputStreamError(exc))
                     sys.stderr.flush()
     os._exit(code)
 

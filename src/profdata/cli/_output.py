@@ -37,7 +37,7 @@ class Output:
             except BrokenPipeError:
                 raise  # the reader left: main() ends quietly
             except OSError as exc:
-                raise OutputStreamError(exc.strerror or str(exc)) from exc
+                raise OutputStreamError(exc) from exc
         else:
             atomic_write_bytes(self.path, data)
 
