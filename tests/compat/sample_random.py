@@ -179,7 +179,24 @@ def all_commands(tool: Path, release: int, seed: int, scratch: Path) -> list[lis
                                str(converted)], capture_output=True, check=False)  # fmt: skip
         if made.returncode == 0:
             cmds += read_back(release, str(converted))
+        if kind in ("extbinary", "md5", "compressed") and made.returncode == 0:
+            cmds += _weighted_pair(tool, flags, str(converted), b, scratch / f"{seed}b.{kind}")
     return cmds
+
+
+def _weighted_pair(
+    tool: Path, flags: list[str], first: str, b: Path, second: Path
+) -> list[list[str]]:
+    """Weighted merges of two ext-binary files (the column merge's inputs)."""
+    made = subprocess.run([str(tool), "merge", "--sample", *flags, str(b), "-o", str(second)],
+                          capture_output=True, check=False)  # fmt: skip
+    if made.returncode:
+        return []
+    return [
+        ["merge", "--sample", "--text", "--weighted-input=3," + first, str(second), "-o", "@OUT"],
+        ["merge", "--sample", "--extbinary", first, "--weighted-input=2," + str(second),
+         str(second), "-o", "@OUT"],
+    ]  # fmt: skip
 
 
 if __name__ == "__main__":

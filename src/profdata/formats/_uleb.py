@@ -13,7 +13,7 @@ usual message.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -31,6 +31,8 @@ class UlebRun:
     starts: np.ndarray
     #: position just after the last complete number (the range start if there is none)
     end: int
+    #: ``values`` as uint64, for readers that gather columns instead of walking
+    array: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
 
     def position(self, index: int) -> int:
         """Where number ``index`` starts (``end`` when ``index`` is past the complete ones)."""
@@ -60,6 +62,7 @@ def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> Ul
     """Decode every terminated ULEB128 in ``data[start:end]``, a piece at a time."""
     values: list[int] = []
     starts: list[np.ndarray] = []
+    arrays: list[np.ndarray] = []
     pos = start
     while pos < end:
         stop = min(end, pos + _PIECE)
@@ -75,11 +78,13 @@ def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> Ul
         piece = _decode_piece(data, pos, stop)
         values.extend(piece.values)
         starts.append(piece.starts)
+        arrays.append(piece.array)
         if piece.end < stop:  # a number wider than 64 bits, or an unterminated tail
-            return UlebRun(values, np.concatenate(starts), piece.end)
+            return UlebRun(values, np.concatenate(starts), piece.end, np.concatenate(arrays))
         pos = stop
-    joined = np.concatenate(starts) if starts else np.zeros(0, dtype=np.int64)
-    return UlebRun(values, joined, pos)
+    if not starts:
+        return UlebRun(values, np.zeros(0, dtype=np.int64), pos)
+    return UlebRun(values, np.concatenate(starts), pos, np.concatenate(arrays))
 
 
 def _decode_piece(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
@@ -116,9 +121,10 @@ def _decode_piece(data: bytes | bytearray | memoryview, start: int, end: int) ->
             del values[index:]
             break
         values[index] = value
+        values_arr[index] = value
     starts = firsts[:count] + start
     run_end = int(ends[count - 1]) + 1 + start if count else start
-    return UlebRun(values, starts, run_end)
+    return UlebRun(values, starts, run_end, values_arr[:count])
 
 
 def _encode_scalar(values: list[int]) -> tuple[bytes, np.ndarray]:

@@ -583,7 +583,12 @@ class _NamedReader(_Reader):
         if spans is None:
             return False
         for start, stop in spans:
-            one = UlebRun(run.values[start:stop], run.starts[start:stop], run.position(stop))
+            one = UlebRun(
+                run.values[start:stop],
+                run.starts[start:stop],
+                run.position(stop),
+                run.array[start:stop],
+            )
             read = read_profiles(
                 one, one.end, names, self.release, profile.profiles,
                 contexts=contexts if profile.is_cs else None,

@@ -42,6 +42,7 @@ from profdata.model.sample import (
     SampleProfile,
     as_release_names,
     md5_function_ids,
+    string_map_key,
 )
 from profdata.model.sample_layout import (
     NestOptions,
@@ -53,12 +54,17 @@ from profdata.model.sample_layout import (
 from profdata.model.sample_map_order import context_hash, release_map_order
 from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
 from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_sample_columns import merge_columns
 from profdata.releases import Release
 from profdata.releases import release as default_release
 
 UNWRITABLE = "Profile encoding format unsupported for writing operations"
 PROBE_MISMATCH = "cannot merge probe-based profile with non-probe-based profile"
 CS_MISMATCH = "cannot merge CS profile with non-CS profile"
+MIXED_CONTEXTS_13 = (
+    "a GCC profile merged into a CS profile: llvm-profdata 13 gives its functions the empty "
+    "context and writes them as '[]' (use --llvm-release=14 or later)"
+)
 COLD_MERGE_WITHOUT_CONTEXT = (
     "--sample-merge-cold-context needs calling contexts: this profile has cold functions "
     "without one (llvm-profdata crashes on it)"
@@ -162,16 +168,26 @@ def _merge_all(
     profiles: Iterable[SampleProfile | None] | None,
 ) -> SampleMergeResult:
     release = options.release
+    if profiles is None and not options.remapping:
+        summed = merge_columns(inputs, release)
+        if summed is not None:
+            kept = set() if options.drop_profile_symbol_list else summed[1]
+            return _finish(summed[0], kept, options)
     merged = SampleProfile(format="merged")
     result = SampleMergeResult(merged)
     target = merged.profiles
     probe_based: bool | None = None
     is_cs: bool | None = None
+    #: ``FunctionSamples::ProfileIsProbeBased`` and ``ProfileIsCS``: static, false at start
+    probe_flag = cs_flag = False
     symbols: set[str] = set()
     #: LLVM 18+ keys the map by context hash, so an MD5 name meets its string form
     by_hash: dict[int, SampleContext] = {}
     hashed_keys = release.sample_md5_function_ids
     md5_frames = release.sample_cs_hash_md5_frames
+    string_map = release.sample_string_map_profiles
+    by_name: dict[bytes, SampleContext] = {}
+    gcc_read = False
     preread = list(profiles) if profiles is not None else None
     for position, entry in enumerate(inputs):
         given = preread[position] if preread is not None else None
@@ -184,12 +200,15 @@ def _merge_all(
                 raise
             result.diagnostics.append(InputFailure(entry.path, _message(exc), exc))
             continue
-        if probe_based is not None and probe_based != profile.is_probe_based:
+        probe_flag = static_flag(profile, probe_flag, profile.is_probe_based)
+        if probe_based is not None and probe_based != probe_flag:
             raise UsageError(PROBE_MISMATCH)
-        probe_based = profile.is_probe_based
-        if is_cs is not None and is_cs != profile.is_cs:
+        probe_based = probe_flag
+        cs_flag = static_flag(profile, cs_flag, profile.is_cs)
+        if is_cs is not None and is_cs != cs_flag:
             raise UsageError(CS_MISMATCH)
-        is_cs = profile.is_cs
+        is_cs = cs_flag
+        gcc_read = gcc_read or profile.format == "gcc"
         merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
@@ -200,7 +219,9 @@ def _merge_all(
         for fs in release_map_order(profile, release, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
-            if hashed_keys:
+            if string_map:  # 13's StringMap: "[main]" and a plain "main" are one key
+                context = by_name.setdefault(string_map_key(context), context)
+            elif hashed_keys:
                 hashed = context_hash(context, md5_frames, profile.is_md5)
                 context = by_hash.setdefault(hashed, context)
             into = target.get(context)
@@ -218,11 +239,33 @@ def _merge_all(
             symbols.update(profile.symbol_list)
     merged.is_probe_based = bool(probe_based)
     merged.is_cs = bool(is_cs)
+    if merged.is_cs and string_map and gcc_read:
+        raise UsageError(MIXED_CONTEXTS_13)
+    finished = _finish(merged, symbols, options)
+    finished.diagnostics = result.diagnostics
+    return finished
+
+
+def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
+    """A ``FunctionSamples`` static flag once ``profile`` was read: the text reader sets it
+    to the profile's own value, the ext-binary reader only ever sets it (a plain ext-binary
+    profile after a probe-based or CS one leaves it set: merged with function hash
+    mismatches, not refused), the other readers leave it (13-22 alike)."""
+    if profile.format == "text":
+        return own
+    if profile.format == "extbinary":
+        return current or own
+    return current
+
+
+def _finish(
+    merged: SampleProfile, symbols: set[str], options: SampleMergeOptions
+) -> SampleMergeResult:
+    """The symbol list (the inputs' and ``--prof-sym-list``'s), then the layout."""
     if options.prof_sym_list:
         symbols.update(read_symbol_list(options.prof_sym_list))
     merged.symbol_list = tuple(symbols) if symbols else None
-    result.profile = convert_layout(merged, options)
-    return result
+    return SampleMergeResult(convert_layout(merged, options))
 
 
 def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> SampleProfile:

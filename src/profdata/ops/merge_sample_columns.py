@@ -1,0 +1,341 @@
+"""``merge --sample`` of binary and ext-binary inputs summed as arrays, objects built once.
+
+The record-by-record merge (:func:`profdata.ops.merge_sample.merge_samples`)
+reads every input into ``FunctionSamples`` and adds them into the merged map:
+for 16 inputs of 5,000 functions that is 16 times the Python objects of one
+profile, built and thrown away.  Here each input is read into columns
+(:mod:`profdata.formats.sample_columns`), every function profile and inlined
+instance gets a number that is the same in all inputs (its parent's number,
+call site and name), and body samples and call targets are summed per key
+with numpy.  The merged profile's objects are built at the end, once.
+
+The result must be the record-by-record merge's, byte for byte once
+written, including every dict's order (writers and the emulated LLVM hash
+maps look at it).  That holds because:
+
+* no sum can saturate: the weighted sum of every count of every input is
+  kept below 2**63 (else this path declines), so adding in any grouping
+  gives the same numbers and no overflow warning is due;
+* keys are numbered in first-seen order (inputs in order, each in file
+  order), which is the order in which the record-by-record merge inserts
+  body lines, call targets and inlined callees into the dicts it grows;
+* the top-level profiles are placed as that merge places them: each input's
+  new ones in the input's own map order (:func:`release_map_order`).
+
+Everything else declines (``None``) and the caller merges record by record:
+text, GCC and compact inputs, context-sensitive or probe-based profiles,
+vtable type samples, metadata sections, remapping, standard input, and any
+input the column reader cannot take (faults are reported by the full read).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+
+from profdata.errors import ProfdataError
+from profdata.formats._collector import collector_paused
+from profdata.formats._files import map_file
+from profdata.formats.sample_columns import ProfileColumns, read_binary_columns, read_columns
+from profdata.formats.sample_registry import detect
+from profdata.model.record_table import Ints, U64s
+from profdata.model.sample import (
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleProfile,
+    SampleRecord,
+    md5_function_ids,
+)
+from profdata.model.sample_map_order import UnorderedMapTable, context_hash, release_map_order
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.releases import Release
+
+#: the weighted sum of all counts stays below this, so no merged counter saturates
+_BOUND = float(1 << 63)
+#: bits of a body key below the node number: the location's number
+_LOC_BITS = 24
+#: bits of a call-target key below the record's number: the target name's number
+_NAME_BITS = 24
+U32 = 0xFFFFFFFF
+
+
+class _Keyed:
+    """Counts summed per key; each distinct key numbered in first-seen order (inputs in
+    order, each in file order), which is the order the record-by-record merge inserts
+    them in, so the numbers are also the build order."""
+
+    def __init__(self) -> None:
+        self.sorted_keys = np.zeros(0, dtype=np.int64)
+        self.sorted_ids = np.zeros(0, dtype=np.int64)
+        #: by number: the key and the summed count
+        self.keys = np.zeros(0, dtype=np.int64)
+        self.counts = np.zeros(0, dtype=np.uint64)
+
+    def add(self, keys: Ints, counts: U64s) -> Ints:
+        """Add the counts; the number of each entry's key."""
+        known = self.sorted_keys
+        pos = np.searchsorted(known, keys)
+        found = pos < len(known)
+        found[found] = known[pos[found]] == keys[found]
+        ids = np.empty(len(keys), dtype=np.int64)
+        ids[found] = self.sorted_ids[pos[found]]
+        new = np.flatnonzero(~found)
+        if len(new):
+            distinct, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
+            rank = np.empty(len(distinct), dtype=np.int64)
+            by_first = np.argsort(first, kind="stable")
+            rank[by_first] = np.arange(len(distinct), dtype=np.int64)
+            numbers = len(self.keys) + rank
+            ids[new] = numbers[inverse.reshape(-1)]
+            at = np.searchsorted(known, distinct)
+            self.sorted_keys = np.insert(known, at, distinct)
+            self.sorted_ids = np.insert(self.sorted_ids, at, numbers)
+            self.keys = np.concatenate([self.keys, distinct[by_first]])
+            self.counts = np.concatenate([self.counts, np.zeros(len(distinct), dtype=np.uint64)])
+        np.add.at(self.counts, ids, counts)
+        return ids
+
+
+class _Merge:
+    """The merged profile as numbered nodes (function profiles, inlined instances)."""
+
+    def __init__(self, release: Release) -> None:
+        self.release = release
+        self.hashed_keys = release.sample_md5_function_ids
+        self.md5_frames = release.sample_cs_hash_md5_frames
+        self.tops: dict[object, int] = {}
+        #: a top-level name's context and map key, by whether names are MD5 values
+        self.top_keys: dict[bool, dict[str, tuple[SampleContext, object]]] = {False: {}, True: {}}
+        self.inlined: dict[tuple[int, int, str], int] = {}
+        self.node_parent: list[int] = []
+        self.node_site: list[int] = []
+        self.node_context: list[SampleContext] = []
+        self.totals = np.zeros(0, dtype=np.uint64)
+        self.heads = np.zeros(0, dtype=np.uint64)
+        self.top_order: list[int] = []
+        self.placed: set[int] = set()
+        self.locations: dict[int, int] = {}
+        self.target_names: dict[str, int] = {}
+        self.body = _Keyed()
+        self.targets = _Keyed()
+        self.bound = 0.0
+
+    def _new(self, parent: int, site: int, context: SampleContext) -> int:
+        self.node_parent.append(parent)
+        self.node_site.append(site)
+        self.node_context.append(context)
+        return len(self.node_parent) - 1
+
+    def add(self, profile: SampleProfile, cols: ProfileColumns, weight: int) -> bool:
+        """One input's columns at ``weight``; False to decline."""
+        self.bound += weight * cols.count_sum()
+        if self.bound >= _BOUND:
+            return False
+        nodes = self._number_nodes(profile, cols)
+        if nodes is None:
+            return False
+        count = len(self.node_parent)
+        if count >= 1 << (63 - _LOC_BITS):
+            return False
+        grow = count - len(self.totals)
+        if grow:
+            self.totals = np.concatenate([self.totals, np.zeros(grow, dtype=np.uint64)])
+            self.heads = np.concatenate([self.heads, np.zeros(grow, dtype=np.uint64)])
+        w = np.uint64(weight)
+        np.add.at(self.totals, nodes, cols.node_total * w)
+        np.add.at(self.heads, nodes, cols.node_head * w)
+        loc_ids = self._number_locations(cols.rec_loc)
+        if loc_ids is None:
+            return False
+        rec_keys = (nodes[cols.rec_node] << _LOC_BITS) | loc_ids
+        records = self.body.add(rec_keys, cols.rec_samples * w)
+        if len(cols.tgt_rec):
+            used = np.unique(cols.tgt_name)
+            ids = np.zeros(len(cols.names), dtype=np.int64)
+            known = self.target_names
+            ids[used] = [known.setdefault(cols.names[i], len(known)) for i in used.tolist()]
+            if len(known) >= 1 << _NAME_BITS or len(self.body.keys) >= 1 << (63 - _NAME_BITS):
+                return False
+            keys = (records[cols.tgt_rec] << _NAME_BITS) | ids[cols.tgt_name]
+            self.targets.add(keys, cols.tgt_count * w)
+        return True
+
+    def _number_nodes(self, profile: SampleProfile, cols: ProfileColumns) -> Ints | None:
+        """Each node's number, new ones in file order; the input's top-level profiles
+        placed in its map order.  None for what the record-by-record merge does
+        differently: a repeated profile the release replaces, two contexts of one key."""
+        names = cols.names
+        local: dict[object, SampleContext] = {}
+        md5 = profile.is_md5
+        # ext-binary follows the release; SPF_Binary always merges a repeated profile
+        replaces = profile.format == "extbinary" and not self.release.sample_binary_duplicates_merge
+        tops, inlined = self.tops, self.inlined
+        cache = self.top_keys[md5]
+        parents = cols.node_parent.tolist()
+        numbers = [-1] * len(parents)
+        top = np.flatnonzero(cols.node_parent < 0)
+        for index, name in zip(top.tolist(), cols.node_name[top].tolist(), strict=True):
+            text = names[name]
+            known = cache.get(text)
+            if known is None:
+                context = SampleContext(text)
+                hashed = context_hash(context, self.md5_frames, md5) if self.hashed_keys else None
+                known = cache[text] = (context, context if hashed is None else hashed)
+            context, key = known
+            seen = local.get(key)
+            if seen is not None and (seen != context or replaces):
+                return None
+            local[key] = context
+            number = tops.get(key)
+            if number is None:
+                number = tops[key] = self._new(-1, 0, context)
+            numbers[index] = number
+        below = np.flatnonzero(cols.node_parent >= 0)  # parents come first: in file order
+        for index, name, site in zip(
+            below.tolist(),
+            cols.node_name[below].tolist(),
+            cols.node_site[below].tolist(),
+            strict=True,
+        ):
+            callee = names[name]
+            parent = numbers[parents[index]]
+            inlined_key = (parent, site, callee)
+            number = inlined.get(inlined_key)
+            if number is None:
+                number = inlined[inlined_key] = self._new(parent, site, SampleContext(callee))
+            numbers[index] = number
+        if not self._place(profile, local):
+            return None
+        return np.array(numbers, dtype=np.int64)
+
+    def _place(self, profile: SampleProfile, local: dict[object, SampleContext]) -> bool:
+        """The input's new top-level profiles, in the order the merge loop visits them:
+        the input's map order (only needed when it brings a new profile)."""
+        tops, placed = self.tops, self.placed
+        if all(tops[key] in placed for key in local):
+            return True
+        contexts = list(local.values())
+        md5_ids = md5_function_ids(profile, self.release)
+        if self.release.sample_string_map_profiles:
+            stand_in = SampleProfile(
+                profiles={c: FunctionSamples(c) for c in contexts}, is_md5=profile.is_md5
+            )
+            ordered = [fs.context for fs in release_map_order(stand_in, self.release, md5_ids)]
+        else:  # profile_map_order of the input's keys
+            hashes = [context_hash(c, self.md5_frames, md5_ids) for c in contexts]
+            by_hash = dict(zip(hashes, contexts, strict=True))
+            ordered = [by_hash[h] for h in UnorderedMapTable.filled(hashes).order()]
+            if len(by_hash) != len(hashes):
+                return False  # the map keeps one of two contexts of a hash
+        md5 = profile.is_md5
+        for context in ordered:
+            key = context_hash(context, self.md5_frames, md5) if self.hashed_keys else context
+            number = tops[key]
+            if number not in placed:
+                placed.add(number)
+                self.top_order.append(number)
+        return True
+
+    def _number_locations(self, packed: U64s) -> Ints | None:
+        distinct, inverse = np.unique(packed, return_inverse=True)
+        known = self.locations
+        ids = np.array([known.setdefault(v, len(known)) for v in distinct.tolist()], dtype=np.int64)
+        if len(known) >= 1 << _LOC_BITS:
+            return None
+        return ids[inverse.reshape(-1)] if len(ids) else np.zeros(0, dtype=np.int64)
+
+    def profiles(self) -> dict[SampleContext, FunctionSamples]:
+        """The merged map, built once; dicts filled in first-seen order."""
+        totals, heads = self.totals.tolist(), self.heads.tolist()
+        nodes: list[FunctionSamples] = []
+        site_locations: dict[int, LineLocation] = {}
+        for number, (parent, site, context) in enumerate(
+            zip(self.node_parent, self.node_site, self.node_context, strict=True)
+        ):
+            fs = FunctionSamples(context, totals[number], heads[number])
+            nodes.append(fs)
+            if parent >= 0:
+                loc = site_locations.get(site)
+                if loc is None:
+                    loc = site_locations[site] = LineLocation(site >> 32, site & U32)
+                callees = nodes[parent].callsite_samples
+                at = callees.get(loc)
+                if at is None:
+                    at = callees[loc] = {}
+                at[context.name] = fs
+        locations = [LineLocation(v >> 32, v & U32) for v in self.locations]
+        body = self.body
+        records = [SampleRecord(count, {}) for count in body.counts.tolist()]
+        mask = (1 << _LOC_BITS) - 1
+        for node, loc, record in zip(
+            (body.keys >> _LOC_BITS).tolist(), (body.keys & mask).tolist(), records, strict=True
+        ):
+            nodes[node].body_samples[locations[loc]] = record
+        targets = self.targets
+        if len(targets.keys):
+            names = list(self.target_names)
+            name_mask = (1 << _NAME_BITS) - 1
+            for index, name, count in zip(
+                (targets.keys >> _NAME_BITS).tolist(),
+                (targets.keys & name_mask).tolist(),
+                targets.counts.tolist(),
+                strict=True,
+            ):
+                records[index].call_targets[names[name]] = count
+        return {self.node_context[n]: nodes[n] for n in self.top_order}
+
+
+_READERS = {"extbinary": read_columns, "binary": read_binary_columns}
+
+
+def merge_columns(
+    inputs: Sequence[WeightedFile], release: Release
+) -> tuple[SampleProfile, set[str]] | None:
+    """The merged profile (flags set, symbol list not) and the inputs' symbols; ``None``
+    when the record-by-record merge must do it."""
+    if any(entry.path == "-" for entry in inputs):
+        return None  # standard input cannot be read twice
+    merge = _Merge(release)
+    merged = SampleProfile(format="merged")
+    symbols: set[str] = set()
+    with collector_paused():  # numbering makes many small acyclic objects
+        if not _add_all(inputs, release, merge, merged, symbols):
+            return None
+        merged.profiles = merge.profiles()
+    return merged, symbols
+
+
+def _add_all(
+    inputs: Sequence[WeightedFile],
+    release: Release,
+    merge: _Merge,
+    merged: SampleProfile,
+    symbols: set[str],
+) -> bool:
+    for entry in inputs:
+        try:
+            view = map_file(entry.path)
+            reader = _READERS.get(detect(view, release, entry.path).name)
+        except ProfdataError:
+            return False
+        if reader is None:
+            return False
+        read = reader(view, entry.path, release)
+        if read is None:
+            return False
+        profile, cols = read
+        if profile.is_cs or profile.is_probe_based:
+            return False
+        merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
+        merged.is_fs = merged.is_fs or profile.is_fs
+        merged.is_md5 = merged.is_md5 or profile.is_md5
+        if cols is not None and not merge.add(profile, cols, entry.weight):
+            return False
+        if profile.symbol_list is not None:
+            symbols.update(profile.symbol_list)
+    return True
+
+
+__all__ = ["merge_columns"]

@@ -1,0 +1,107 @@
+"""``merge --sample`` of probe-based or CS profiles mixed with plain ones, by input format.
+
+llvm-profdata refuses to merge a probe-based profile with a plain one (``cannot
+merge probe-based profile with non-probe-based profile``, and the same for CS)
+by comparing ``FunctionSamples::ProfileIsProbeBased``/``ProfileIsCS`` -- static
+flags each reader leaves behind -- across inputs.  The text reader sets them to
+its profile's value; the ext-binary reader only ever sets them; binary, compact
+and GCC readers leave them.  So a plain ext-binary (or binary, GCC) input after a
+probe-based one is merged, with ``Function hash mismatch`` warnings, and a plain
+ext-binary after a CS one goes in silently, while a plain text input after either
+is refused.  Found by ``sample_random``'s weighted merges of two ext-binary files.
+Every order of a probe-based, a CS and a plain profile in each format goes
+through the real tool of every installed release, written as text and ext-binary:
+exit status, stdout, stderr and output bytes must match.  One mix is refused on
+purpose: LLVM 13 merging a GCC profile into a CS one gives the GCC functions an
+empty context and writes them all as ``[]`` (and 13 keys its map by the context
+string, so a plain ``main`` and a CS ``[main]`` are one profile there).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.compat import tools
+from tests.conftest import SHARED, CliResult
+
+pytestmark = pytest.mark.compat
+
+PROBE = """\
+main:100:10
+ 1: 50
+ 2: 50 foo:20
+ !CFGChecksum: 123
+foo:40:20
+ 1: 40
+ !CFGChecksum: 456
+"""
+PLAIN = """\
+main:30:3
+ 1: 10
+ 3: 20
+bar:5:5
+ 1: 5
+"""
+CS = """\
+[main:1 @ foo]:100:10
+ 1: 50
+[main]:30:3
+ 1: 30
+"""
+GCC = SHARED / "llvm-test-inputs" / "llvm-18" / "gcc-sample-profile.gcov"
+RELEASES = tuple(
+    r for r in (*tools.EXTRA_RELEASES, *tools.RELEASES) if tools.find_llvm_profdata(r) is not None
+)
+
+
+def _inputs(tool: Path, release: int, scratch: Path) -> dict[str, str]:
+    """Each profile as text and as every binary encoding this release writes of it."""
+    files: dict[str, str] = {}
+    encodings = {"ext": ["--extbinary"], "bin": ["--binary"]}
+    if release <= 16:
+        encodings["comp"] = ["--compbinary"]
+    for name, text in (("probe", PROBE), ("plain", PLAIN), ("cs", CS)):
+        source = scratch / f"{name}.txt"
+        source.write_text(text)
+        files[f"{name}.txt"] = str(source)
+        for kind, flags in encodings.items():
+            out = scratch / f"{name}.{kind}"
+            made = tools.run_tool(tool, ["merge", "--sample", *flags, str(source), "-o", str(out)])
+            if made.returncode == 0:  # the binary formats hold no probes or contexts
+                files[f"{name}.{kind}"] = str(out)
+    if GCC.exists():
+        files["plain.gcc"] = str(GCC)
+    return files
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_static_flags_decide_which_mixes_merge(
+    release: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    tool = tools.find_llvm_profdata(release)
+    assert tool is not None
+    files = _inputs(tool, release, tmp_path)
+    special = [k for k in files if not k.startswith("plain")]
+    plain = [k for k in files if k.startswith("plain")]
+    commands, refused = [], []
+    for first in special:
+        for second in plain:
+            for pair in ((first, second), (second, first)):
+                for out in ("--text", "--extbinary"):
+                    args = ["merge", "--sample", out, files[pair[0]], files[pair[1]], "-o", "@OUT"]
+                    if release == 13 and pair[0].startswith("cs.") and pair[1] == "plain.gcc":
+                        refused.append(args)  # 13 writes "[]" names: refused on purpose
+                    else:
+                        commands.append(args)
+    three = [files["probe.ext"], files["plain.ext"], files["probe.txt"]]
+    commands.append(["merge", "--sample", "--text", *three, "-o", "@OUT"])
+    assert len(commands) > 40
+    assert tools.differing(tool, release, commands, run_profdata, tmp_path, stderr="all") == []
+    for args in refused:
+        target = tmp_path / "refused.out"
+        got = run_profdata("--llvm-release=13", *[a.replace("@OUT", str(target)) for a in args])
+        assert got.code == 1 and b"empty context and writes them as '[]'" in got.stderr
+        assert not target.exists()
