@@ -21,6 +21,7 @@ usual way, which reports any fault where LLVM does.
 
 from __future__ import annotations
 
+from array import array
 from dataclasses import dataclass
 
 import numpy as np
@@ -89,12 +90,13 @@ class _Positions:
 
     def __init__(self, values: list[int]) -> None:
         self.values = values
-        self.records: list[int] = []
-        self.parents: list[int] = []
-        self.name_at: list[int] = []
-        self.total_at: list[int] = []
-        self.head_at: list[int] = []
-        self.site_at: list[int] = []
+        # arrays, not lists: numpy takes their buffers without converting each int
+        self.records = array("q")
+        self.parents = array("q")
+        self.name_at = array("q")  # a name index past 2**63 raises OverflowError: declined
+        self.total_at = array("q")
+        self.head_at = array("q")
+        self.site_at = array("q")
 
     def body(self, i: int, parent: int, name: int, site: int, head: int) -> int:
         """``readProfile`` from number ``i`` (its total samples); the number after it."""
@@ -132,7 +134,7 @@ def walk_profiles(run: UlebRun, end: int, names: list[str]) -> ProfileColumns | 
     try:
         while i < count:
             i = walk.body(i + 2, -1, values[i + 1], -1, i)
-    except (IndexError, _Declined, RecursionError):
+    except (IndexError, OverflowError, _Declined, RecursionError):
         return None
     if i != count or run.end != end:
         return None
@@ -143,62 +145,57 @@ def walk_profiles(run: UlebRun, end: int, names: list[str]) -> ProfileColumns | 
 
 
 def _columns(
-    array: U64s,
+    numbers: U64s,
     names: list[str],
-    records: list[int],
-    parents: list[int],
-    name_at: list[int],
-    total_at: list[int],
-    head_at: list[int],
-    site_at: list[int],
+    records: array[int],
+    parents: array[int],
+    name_at: array[int],
+    total_at: array[int],
+    head_at: array[int],
+    site_at: array[int],
 ) -> ProfileColumns | None:
-    rec = np.array(records, dtype=np.int64)
-    offsets = array[rec]
-    calls = array[rec + 3]
+    rec = np.frombuffer(records, dtype=np.int64)
+    offsets = numbers[rec]
+    calls = numbers[rec + 3]
     if len(rec) and (int(offsets.max()) > 0xFFFF or int(calls.max()) > U32):
         return None  # an illegal offset ends a record early in some releases
     u32 = np.uint64(U32)
-    rec_loc = (offsets << np.uint64(32)) | (array[rec + 1] & u32)
+    rec_loc = (offsets << np.uint64(32)) | (numbers[rec + 1] & u32)
     ncalls = calls.astype(np.int64)
-    pair = spans(rec + 4, 2 * ncalls)[::2] if len(rec) else np.zeros(0, dtype=np.int64)
-    tgt_name = array[pair].astype(np.int64) if len(pair) else np.zeros(0, dtype=np.int64)
-    node_name = np.array(name_at, dtype=np.int64)
-    if (len(tgt_name) and int(array[pair].max()) >= len(names)) or (
-        len(node_name) and int(node_name.max()) >= len(names)
+    pair = spans(rec + 4, 2 * ncalls)[::2]
+    tgt_name = numbers[pair].astype(np.int64)
+    node_name = np.frombuffer(name_at, dtype=np.int64)
+    if (len(pair) and int(numbers[pair].max()) >= len(names)) or (
+        len(node_name) and (int(node_name.max()) >= len(names) or int(node_name.min()) < 0)
     ):
         return None
-    node_parent = np.array(parents, dtype=np.int64)
-    heads = np.array(head_at, dtype=np.int64)
-    sites = np.array(site_at, dtype=np.int64)
+    totals = np.frombuffer(total_at, dtype=np.int64)
+    heads = np.frombuffer(head_at, dtype=np.int64)
+    sites = np.frombuffer(site_at, dtype=np.int64)
     top = heads >= 0
     node_head = np.zeros(len(heads), dtype=np.uint64)
-    node_head[top] = array[heads[top]]
+    node_head[top] = numbers[heads[top]]
     node_site = np.zeros(len(sites), dtype=np.uint64)
     inlined = ~top
-    node_site[inlined] = ((array[sites[inlined]] & u32) << np.uint64(32)) | (
-        array[sites[inlined] + 1] & u32
+    node_site[inlined] = ((numbers[sites[inlined]] & u32) << np.uint64(32)) | (
+        numbers[sites[inlined] + 1] & u32
     )
-    rec_node = _record_nodes(rec, np.array(total_at, dtype=np.int64))
+    # a node's records follow its header, before any callee's: numbered in node order
+    per_node = numbers[totals + 1].astype(np.int64)
     return ProfileColumns(
         names=names,
-        node_parent=node_parent,
+        node_parent=np.frombuffer(parents, dtype=np.int64),
         node_name=node_name,
-        node_total=array[np.array(total_at, dtype=np.int64)],
+        node_total=numbers[totals],
         node_head=node_head,
         node_site=node_site,
-        rec_node=rec_node,
+        rec_node=np.repeat(np.arange(len(totals), dtype=np.int64), per_node),
         rec_loc=rec_loc,
-        rec_samples=array[rec + 2],
+        rec_samples=numbers[rec + 2],
         tgt_rec=np.repeat(np.arange(len(rec), dtype=np.int64), ncalls),
         tgt_name=tgt_name,
-        tgt_count=array[pair + 1] if len(pair) else np.zeros(0, dtype=np.uint64),
+        tgt_count=numbers[pair + 1],
     )
-
-
-def _record_nodes(rec: Ints, total_at: Ints) -> Ints:
-    """Each record's node: the last node whose header precedes it.  A node's records
-    follow its header before any callee's header, so the positions interleave."""
-    return np.searchsorted(total_at, rec, side="right") - 1
 
 
 class _ColumnReader(_Reader):
