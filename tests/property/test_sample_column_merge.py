@@ -15,7 +15,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from profdata.formats import sample_binary, sample_text
@@ -23,7 +23,13 @@ from profdata.formats._binary import ByteReader
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions
 from profdata.formats.sample_extbinary_write import write as write_extbinary
 from profdata.formats.sample_registry import read_sample_bytes
-from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
+from profdata.model.sample import (
+    FunctionSamples,
+    LineLocation,
+    SampleContext,
+    SampleContextFrame,
+    SampleProfile,
+)
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_sample import SampleMergeOptions, merge_samples
 from profdata.ops.merge_sample_columns import merge_columns
@@ -64,6 +70,31 @@ def profiles(draw: st.DrawFn, counts: st.SearchStrategy[int]) -> SampleProfile:
     profile = SampleProfile()
     for name in draw(st.lists(NAMES, max_size=6, unique=True)):
         profile.profiles[SampleContext(name)] = draw(function_samples(name, 2, counts))
+    return profile
+
+
+FRAMES = st.sampled_from(["main", "foo", "bar", "_Z3bazi"])
+FRAME_SITES = st.builds(LineLocation, st.integers(0, 9), st.sampled_from([0, 1, 7]))
+
+
+@st.composite
+def cs_profiles(draw: st.DrawFn, counts: st.SearchStrategy[int], probe: bool) -> SampleProfile:
+    """A CS profile (contexts from few frames, so inputs share them); with ``probe``,
+    checksums (from a small set, 0 included, so that merges meet equal ones) and
+    attributes."""
+    profile = SampleProfile(is_cs=True, is_probe_based=probe)
+    callers = st.lists(st.tuples(FRAMES, FRAME_SITES), max_size=2)
+    for chain in draw(st.lists(st.tuples(callers, FRAMES), max_size=6)):
+        frames = [SampleContextFrame(n, loc) for n, loc in chain[0]]
+        context = SampleContext.of_frames([*frames, SampleContextFrame(chain[1])])
+        if context in profile.profiles:
+            continue
+        fs = draw(function_samples(context.name, draw(st.integers(0, 1)), counts))
+        fs.context = context
+        if probe:
+            fs.function_hash = draw(st.sampled_from([0, 1, 2]))
+            fs.attributes = draw(st.sampled_from([0, 1, 2, 4]))
+        profile.profiles[context] = fs
     return profile
 
 
@@ -229,4 +260,44 @@ def test_repeated_profiles_in_one_binary_file(
     other.write_bytes(second)
     columns, records, took = merged_both_ways([path, other], [weight, 1], 22)
     assert took
+    assert_same(columns, records)
+
+
+@settings(
+    max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    probe=st.booleans(),
+    data=st.data(),
+    number=st.sampled_from([14, 16, 19, 22]),
+    md5=st.booleans(),
+)
+def test_cs_column_merge_is_the_record_merge(
+    tmp_path: Path, probe: bool, data: st.DataObject, number: int, md5: bool
+) -> None:
+    """CS profiles, probe-based or not: contexts, checksums and attributes as the record
+    merge keeps them; a checksum mismatch declines (and the record merge warns)."""
+    inputs = data.draw(st.lists(cs_profiles(COUNTS, probe), min_size=1, max_size=4))
+    weights = data.draw(st.lists(st.integers(1, 4), min_size=len(inputs), max_size=len(inputs)))
+    paths = []
+    for index, profile in enumerate(inputs):
+        path = tmp_path / f"cs{index}.extbinary"
+        path.write_bytes(write_extbinary(profile, ExtBinaryWriteOptions(use_md5=md5)))
+        paths.append(path)
+    rel = release(number)
+    read = [read_sample_bytes(p.read_bytes(), str(p), rel) for p in paths]
+    kinds = {(p.is_cs, p.is_probe_based) for p in read}
+    if len(kinds) > 1:  # a profile without functions is written without the probe flag
+        event("inputs of different kinds")
+        entries = [WeightedFile(str(p), w) for p, w in zip(paths, weights, strict=True)]
+        assert merge_columns(entries, rel) is None
+        return
+    columns, records, took = merged_both_ways(paths, weights, number)
+    mismatch = any("mismatch" in str(d) for d in merge_samples(
+        [WeightedFile(str(p), w) for p, w in zip(paths, weights, strict=True)],
+        SampleMergeOptions(rel),
+        read,
+    ).diagnostics)  # fmt: skip
+    event("checksum mismatch: declined" if mismatch else "merged as columns")
+    assert took != mismatch
     assert_same(columns, records)

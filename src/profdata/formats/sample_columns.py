@@ -10,19 +10,20 @@ gathers the fields from those positions.  ``ops/merge_sample_columns.py``
 sums the columns of all inputs and builds objects once, for the merged
 profile.
 
-The walk covers what ``sample_body.read_profiles`` reads for a plain (not
-context-sensitive) profile without vtable type samples.  Anything else, and
-anything the object reader would treat specially -- an illegal line offset
-(release-dependent), a count or index out of range, a fault, a metadata
-section (it can create inlinee profiles and carries attributes) -- declines:
-:func:`read_columns` answers ``None`` and the caller reads the file the
-usual way, which reports any fault where LLVM does.
+The walk covers what ``sample_body.read_profiles`` reads, for plain and (14+)
+context-sensitive profiles, with a CS profile's function metadata (checksum,
+attributes; top level only) kept by context.  Anything the object reader
+treats otherwise declines -- vtable type samples, a plain profile's metadata
+(it can create inlined instances), an illegal line offset (release-dependent),
+a count or index out of range, any fault: :func:`read_columns` answers
+``None`` and the caller reads the file the usual way, which reports any fault
+where LLVM does.
 """
 
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -32,6 +33,8 @@ from profdata.formats._collector import collector_paused
 from profdata.formats._uleb import UlebRun, decode_run
 from profdata.formats.sample_binary import SPF_BINARY, read_magic, read_name_table, read_summary
 from profdata.formats.sample_extbinary import (
+    FLAG_HAS_ATTRIBUTE,
+    FLAG_PROBE_BASED,
     SecHdrTableEntry,
     SecType,
     _Reader,
@@ -39,7 +42,7 @@ from profdata.formats.sample_extbinary import (
 )
 from profdata.model.instr import spans
 from profdata.model.record_table import Ints, U64s
-from profdata.model.sample import SampleProfile
+from profdata.model.sample import SampleContext, SampleProfile
 from profdata.releases import Release
 
 U32 = 0xFFFFFFFF
@@ -51,9 +54,12 @@ class ProfileColumns:
     instances in file order (a node's parent comes before it)."""
 
     names: list[str]
+    #: the CS name table a CS profile's top-level nodes index (None: they index ``names``)
+    contexts: list[SampleContext] | None
     #: the parent node of each node, -1 for a top-level profile
     node_parent: Ints
-    #: the name-table index of each node's function
+    #: each node's function: an index into ``names`` (top-level nodes of a CS profile:
+    #: into ``contexts``)
     node_name: Ints
     node_total: U64s
     #: head samples (top-level profiles only; 0 for inlined instances)
@@ -68,6 +74,8 @@ class ProfileColumns:
     tgt_rec: Ints
     tgt_name: Ints
     tgt_count: U64s
+    #: a CS profile's function metadata: checksum and attributes by context
+    metadata: dict[SampleContext, tuple[int, int]] = field(default_factory=dict)
 
     def count_sum(self) -> float:
         """The sum of every count, as float: a bound on any merged counter's share."""
@@ -125,8 +133,11 @@ class _Positions:
         return i
 
 
-def walk_profiles(run: UlebRun, end: int, names: list[str]) -> ProfileColumns | None:
-    """``readFuncProfile`` until ``end`` as positions, then columns; ``None`` to decline."""
+def walk_profiles(
+    run: UlebRun, end: int, names: list[str], contexts: list[SampleContext] | None = None
+) -> ProfileColumns | None:
+    """``readFuncProfile`` until ``end`` as positions, then columns; ``None`` to decline.
+    ``contexts``: the CS name table, which a CS profile's function indexes refer to."""
     values = run.values
     count = len(values)
     walk = _Positions(values)
@@ -139,7 +150,7 @@ def walk_profiles(run: UlebRun, end: int, names: list[str]) -> ProfileColumns | 
     if i != count or run.end != end:
         return None
     return _columns(
-        run.array, names, walk.records, walk.parents, walk.name_at, walk.total_at,
+        run.array, names, contexts, walk.records, walk.parents, walk.name_at, walk.total_at,
         walk.head_at, walk.site_at,
     )  # fmt: skip
 
@@ -147,6 +158,7 @@ def walk_profiles(run: UlebRun, end: int, names: list[str]) -> ProfileColumns | 
 def _columns(
     numbers: U64s,
     names: list[str],
+    contexts: list[SampleContext] | None,
     records: array[int],
     parents: array[int],
     name_at: array[int],
@@ -165,14 +177,19 @@ def _columns(
     pair = spans(rec + 4, 2 * ncalls)[::2]
     tgt_name = numbers[pair].astype(np.int64)
     node_name = np.frombuffer(name_at, dtype=np.int64)
-    if (len(pair) and int(numbers[pair].max()) >= len(names)) or (
-        len(node_name) and (int(node_name.max()) >= len(names) or int(node_name.min()) < 0)
-    ):
+    if len(pair) and int(numbers[pair].max()) >= len(names):
         return None
     totals = np.frombuffer(total_at, dtype=np.int64)
     heads = np.frombuffer(head_at, dtype=np.int64)
     sites = np.frombuffer(site_at, dtype=np.int64)
     top = heads >= 0
+    if len(node_name) and int(node_name.min()) < 0:
+        return None
+    top_names, inlined_names = node_name[top], node_name[~top]
+    if len(top_names) and int(top_names.max()) >= len(names if contexts is None else contexts):
+        return None
+    if len(inlined_names) and int(inlined_names.max()) >= len(names):
+        return None
     node_head = np.zeros(len(heads), dtype=np.uint64)
     node_head[top] = numbers[heads[top]]
     node_site = np.zeros(len(sites), dtype=np.uint64)
@@ -184,6 +201,7 @@ def _columns(
     per_node = numbers[totals + 1].astype(np.int64)
     return ProfileColumns(
         names=names,
+        contexts=contexts,
         node_parent=np.frombuffer(parents, dtype=np.int64),
         node_name=node_name,
         node_total=numbers[totals],
@@ -208,16 +226,66 @@ class _ColumnReader(_Reader):
 
     def decode(self, cur: ByteReader, entry: SecHdrTableEntry) -> None:
         if entry.type == SecType.FUNC_METADATA:
-            self.declined = True  # may create inlinee profiles, carries attributes
-        if entry.type != SecType.LBR_PROFILE:
+            self.metadata_columns(cur, entry)
+        elif entry.type == SecType.LBR_PROFILE:
+            self.profile_columns(cur)
+        else:
             super().decode(cur, entry)
-            return
-        if self.profile.is_cs or self.has_vtables or self.columns is not None:
+
+    def profile_columns(self, cur: ByteReader) -> None:
+        cs = self.profile.is_cs
+        # 13 spells CS contexts as names (no CS name table); vtable samples are not walked
+        if (
+            (cs and self.release.sample_string_map_profiles)
+            or self.has_vtables
+            or self.columns is not None
+        ):
             self.declined = True
         else:
             run = decode_run(cur.data, cur.pos, cur.end)
-            self.columns = walk_profiles(run, cur.end, self.names)
+            tops = self.contexts if cs else None
+            self.columns = walk_profiles(run, cur.end, self.names, tops)
             self.declined = self.columns is None
+        cur.pos = cur.end
+
+    def metadata_columns(self, cur: ByteReader, entry: SecHdrTableEntry) -> None:
+        """``readFuncMetadata`` of a CS profile: a checksum and attributes per context
+        (top level only).  A plain profile's metadata may create inlined instances:
+        declined, as is metadata before the profiles (it would apply to nothing)."""
+        probe = entry.has(FLAG_PROBE_BASED)
+        attributes = entry.has(FLAG_HAS_ATTRIBUTE)
+        self.profile.is_probe_based = probe
+        columns = self.columns
+        if not self.profile.is_cs or columns is None:
+            self.declined = True
+            return
+        run = decode_run(cur.data, cur.pos, cur.end)
+        values = run.values
+        contexts = self.contexts
+        meta = columns.metadata
+        i = 0
+        try:
+            while i < len(values):
+                context = contexts[values[i]]
+                i += 1
+                checksum = attrs = None
+                if probe:
+                    checksum = values[i]
+                    i += 1
+                if attributes:
+                    attrs = values[i]
+                    i += 1
+                    if attrs > U32:
+                        raise _Declined
+                old = meta.get(context, (0, 0))
+                meta[context] = (
+                    old[0] if checksum is None else checksum,
+                    old[1] if attrs is None else attrs,
+                )
+        except (IndexError, _Declined):
+            self.declined = True
+        if i != len(values) or run.end != cur.end:
+            self.declined = True
         cur.pos = cur.end
 
 

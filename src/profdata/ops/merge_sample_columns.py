@@ -22,10 +22,16 @@ maps look at it).  That holds because:
 * the top-level profiles are placed as that merge places them: each input's
   new ones in the input's own map order (:func:`release_map_order`).
 
+* a CS profile's checksum and attributes are those of the input that first
+  brought the context (a checksum of 0 takes the next one), as
+  ``FunctionSamples::merge`` keeps them.
+
 Everything else declines (``None``) and the caller merges record by record:
-text, GCC and compact inputs, context-sensitive or probe-based profiles,
-vtable type samples, metadata sections, remapping, standard input, and any
-input the column reader cannot take (faults are reported by the full read).
+text, GCC and compact inputs, inputs of different kinds (plain, CS,
+probe-based: the readers' static flags decide those), a checksum mismatch
+(warned and skipped there), plain probe-based profiles and vtable type
+samples, remapping, standard input, and any input the column reader cannot
+take (faults are reported by the full read).
 """
 
 from __future__ import annotations
@@ -115,6 +121,9 @@ class _Merge:
         self.totals = np.zeros(0, dtype=np.uint64)
         self.heads = np.zeros(0, dtype=np.uint64)
         self.top_order: list[int] = []
+        #: checksum and attributes of each node (set for top-level CS profiles only)
+        self.hashes: list[int] = []
+        self.attributes: list[int] = []
         self.placed: set[int] = set()
         self.locations: dict[int, int] = {}
         self.target_names: dict[str, int] = {}
@@ -122,10 +131,18 @@ class _Merge:
         self.targets = _Keyed()
         self.bound = 0.0
 
-    def _new(self, parent: int, site: int, context: SampleContext) -> int:
+    def _key(self, context: SampleContext, md5: bool) -> object:
+        """The merged map's key: the context hash (18+) or the context."""
+        return context_hash(context, self.md5_frames, md5) if self.hashed_keys else context
+
+    def _new(
+        self, parent: int, site: int, context: SampleContext, checksum: int = 0, attrs: int = 0
+    ) -> int:
         self.node_parent.append(parent)
         self.node_site.append(site)
         self.node_context.append(context)
+        self.hashes.append(checksum)
+        self.attributes.append(attrs)
         return len(self.node_parent) - 1
 
     def add(self, profile: SampleProfile, cols: ProfileColumns, weight: int) -> bool:
@@ -176,21 +193,32 @@ class _Merge:
         parents = cols.node_parent.tolist()
         numbers = [-1] * len(parents)
         top = np.flatnonzero(cols.node_parent < 0)
+        table = cols.contexts
+        metadata = cols.metadata
+        hashes = self.hashes
         for index, name in zip(top.tolist(), cols.node_name[top].tolist(), strict=True):
-            text = names[name]
-            known = cache.get(text)
-            if known is None:
-                context = SampleContext(text)
-                hashed = context_hash(context, self.md5_frames, md5) if self.hashed_keys else None
-                known = cache[text] = (context, context if hashed is None else hashed)
-            context, key = known
+            if table is None:
+                text = names[name]
+                known = cache.get(text)
+                if known is None:
+                    context = SampleContext(text)
+                    known = cache[text] = (context, self._key(context, md5))
+                context, key = known
+            else:
+                context = table[name]
+                key = self._key(context, md5)
             seen = local.get(key)
             if seen is not None and (seen != context or replaces):
                 return None
             local[key] = context
+            checksum, attrs = metadata.get(context, (0, 0)) if metadata else (0, 0)
             number = tops.get(key)
             if number is None:
-                number = tops[key] = self._new(-1, 0, context)
+                number = tops[key] = self._new(-1, 0, context, checksum, attrs)
+            elif checksum != hashes[number]:
+                if hashes[number]:
+                    return None  # a checksum mismatch: the merge skips it with a warning
+                hashes[number] = checksum
             numbers[index] = number
         below = np.flatnonzero(cols.node_parent >= 0)  # parents come first: in file order
         for index, name, site in zip(
@@ -254,7 +282,13 @@ class _Merge:
         for number, (parent, site, context) in enumerate(
             zip(self.node_parent, self.node_site, self.node_context, strict=True)
         ):
-            fs = FunctionSamples(context, totals[number], heads[number])
+            fs = FunctionSamples(
+                context,
+                totals[number],
+                heads[number],
+                function_hash=self.hashes[number],
+                attributes=self.attributes[number],
+            )
             nodes.append(fs)
             if parent >= 0:
                 loc = site_locations.get(site)
@@ -314,6 +348,7 @@ def _add_all(
     merged: SampleProfile,
     symbols: set[str],
 ) -> bool:
+    kinds: set[tuple[bool, bool]] = set()
     for entry in inputs:
         try:
             view = map_file(entry.path)
@@ -326,8 +361,10 @@ def _add_all(
         if read is None:
             return False
         profile, cols = read
-        if profile.is_cs or profile.is_probe_based:
-            return False
+        kind = (profile.is_cs, profile.is_probe_based)
+        if kinds and kind not in kinds:
+            return False  # a mix: the readers' static flags decide (see merge_sample)
+        kinds.add(kind)
         merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
@@ -335,6 +372,8 @@ def _add_all(
             return False
         if profile.symbol_list is not None:
             symbols.update(profile.symbol_list)
+    if kinds:
+        merged.is_cs, merged.is_probe_based = kinds.pop()
     return True
 
 
