@@ -20,8 +20,7 @@ maps look at it).  That holds because:
   order), which is the order in which the record-by-record merge inserts
   body lines, call targets and inlined callees into the dicts it grows;
 * the top-level profiles are placed as that merge places them: each input's
-  new ones in the input's own map order (:func:`release_map_order`).
-
+  new ones in the input's own map order (:func:`release_map_order`);
 * a CS profile's checksum and attributes are those of the input that first
   brought the context (a checksum of 0 takes the next one), as
   ``FunctionSamples::merge`` keeps them.
