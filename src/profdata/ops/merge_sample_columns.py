@@ -63,6 +63,9 @@ _BOUND = float(1 << 63)
 _LOC_BITS = 24
 #: bits of a call-target key below the record's number: the target name's number
 _NAME_BITS = 24
+#: an inlined instance's key: parent's number, then call site and callee name numbers
+_SITE_BITS = 16
+_CALLEE_BITS = 20
 U32 = 0xFFFFFFFF
 
 
@@ -113,7 +116,11 @@ class _Merge:
         self.tops: dict[object, int] = {}
         #: a top-level name's context and map key, by whether names are MD5 values
         self.top_keys: dict[bool, dict[str, tuple[SampleContext, object]]] = {False: {}, True: {}}
-        self.inlined: dict[tuple[int, int, str], int] = {}
+        #: inlined instances by (parent number, call site, callee) packed, sorted; numbers
+        self.inlined_keys = np.zeros(0, dtype=np.int64)
+        self.inlined_numbers = np.zeros(0, dtype=np.int64)
+        self.callee_ids: dict[str, int] = {}
+        self.site_ids: dict[int, int] = {}
         self.node_parent: list[int] = []
         self.node_site: list[int] = []
         self.node_context: list[SampleContext] = []
@@ -125,6 +132,7 @@ class _Merge:
         self.attributes: list[int] = []
         self.placed: set[int] = set()
         self.locations: dict[int, int] = {}
+        self.sorted_locations = (np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
         self.target_names: dict[str, int] = {}
         self.body = _Keyed()
         self.targets = _Keyed()
@@ -187,10 +195,9 @@ class _Merge:
         md5 = profile.is_md5
         # ext-binary follows the release; SPF_Binary always merges a repeated profile
         replaces = profile.format == "extbinary" and not self.release.sample_binary_duplicates_merge
-        tops, inlined = self.tops, self.inlined
+        tops = self.tops
         cache = self.top_keys[md5]
-        parents = cols.node_parent.tolist()
-        numbers = [-1] * len(parents)
+        numbers = [-1] * len(cols.node_parent)
         top = np.flatnonzero(cols.node_parent < 0)
         table = cols.contexts
         metadata = cols.metadata
@@ -219,23 +226,78 @@ class _Merge:
                     return None  # a checksum mismatch: the merge skips it with a warning
                 hashes[number] = checksum
             numbers[index] = number
-        below = np.flatnonzero(cols.node_parent >= 0)  # parents come first: in file order
-        for index, name, site in zip(
-            below.tolist(),
-            cols.node_name[below].tolist(),
-            cols.node_site[below].tolist(),
-            strict=True,
-        ):
-            callee = names[name]
-            parent = numbers[parents[index]]
-            inlined_key = (parent, site, callee)
-            number = inlined.get(inlined_key)
-            if number is None:
-                number = inlined[inlined_key] = self._new(parent, site, SampleContext(callee))
-            numbers[index] = number
+        result = np.array(numbers, dtype=np.int64)
+        if not self._number_inlined(cols, result):
+            return None
         if not self._place(profile, local):
             return None
-        return np.array(numbers, dtype=np.int64)
+        return result
+
+    def _number_inlined(self, cols: ProfileColumns, numbers: Ints) -> bool:
+        """Number the inlined instances, one nesting level at a time (a level's parents are
+        numbered before it); new ones in file order within their level, so each parent's
+        callees keep the order the record merge inserts them in.  False to decline."""
+        parents = cols.node_parent
+        below = np.flatnonzero(parents >= 0)
+        if not len(below):
+            return True
+        names = cols.names
+        callees = np.unique(cols.node_name[below])
+        known = self.callee_ids
+        name_ids = np.zeros(len(names), dtype=np.int64)
+        name_ids[callees] = [known.setdefault(names[i], len(known)) for i in callees.tolist()]
+        distinct, inverse = np.unique(cols.node_site[below], return_inverse=True)
+        sites = self.site_ids
+        site_ids = np.array([sites.setdefault(v, len(sites)) for v in distinct.tolist()])
+        if len(known) >= 1 << _CALLEE_BITS or len(sites) >= 1 << _SITE_BITS:
+            return False
+        site_of = np.zeros(len(parents), dtype=np.int64)
+        site_of[below] = site_ids[inverse.reshape(-1)]
+        depth = np.zeros(len(parents), dtype=np.int64)
+        while True:  # parents come first, so each pass settles at least one more level
+            deeper = depth[parents[below]] + 1
+            if np.array_equal(deeper, depth[below]):
+                break
+            depth[below] = deeper
+        for level in range(1, int(depth.max()) + 1):
+            nodes = below[depth[below] == level]
+            parent_numbers = numbers[parents[nodes]]
+            if int(parent_numbers.max()) >= 1 << (63 - _SITE_BITS - _CALLEE_BITS):
+                return False
+            keys = (
+                (parent_numbers << (_SITE_BITS + _CALLEE_BITS))
+                | (site_of[nodes] << _CALLEE_BITS)
+                | name_ids[cols.node_name[nodes]]
+            )
+            numbers[nodes] = self._inlined_numbers(cols, nodes, keys, parent_numbers)
+        return True
+
+    def _inlined_numbers(
+        self, cols: ProfileColumns, nodes: Ints, keys: Ints, parent_numbers: Ints
+    ) -> Ints:
+        """Each key's node number; a key not seen before makes a node (first seen first)."""
+        known = self.inlined_keys
+        pos = np.searchsorted(known, keys)
+        found = pos < len(known)
+        found[found] = known[pos[found]] == keys[found]
+        out = np.empty(len(keys), dtype=np.int64)
+        out[found] = self.inlined_numbers[pos[found]]
+        new = np.flatnonzero(~found)
+        if len(new):
+            distinct, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
+            made = np.empty(len(distinct), dtype=np.int64)
+            sites = cols.node_site[nodes].tolist()
+            callees = cols.node_name[nodes].tolist()
+            names = cols.names
+            for j in np.argsort(first, kind="stable").tolist():
+                entry = int(new[first[j]])
+                callee = names[callees[entry]]
+                made[j] = self._new(int(parent_numbers[entry]), sites[entry], SampleContext(callee))
+            out[new] = made[inverse.reshape(-1)]
+            at = np.searchsorted(known, distinct)
+            self.inlined_keys = np.insert(known, at, distinct)
+            self.inlined_numbers = np.insert(self.inlined_numbers, at, made)
+        return out
 
     def _place(self, profile: SampleProfile, local: dict[object, SampleContext]) -> bool:
         """The input's new top-level profiles, in the order the merge loop visits them:
@@ -266,12 +328,30 @@ class _Merge:
         return True
 
     def _number_locations(self, packed: U64s) -> Ints | None:
-        distinct, inverse = np.unique(packed, return_inverse=True)
-        known = self.locations
-        ids = np.array([known.setdefault(v, len(known)) for v in distinct.tolist()], dtype=np.int64)
-        if len(known) >= 1 << _LOC_BITS:
-            return None
-        return ids[inverse.reshape(-1)] if len(ids) else np.zeros(0, dtype=np.int64)
+        """Each body line's location number (``offset << 32 | discriminator`` numbered as
+        first met); a search of the known ones, most lines' locations being known."""
+        sorted_locs, sorted_ids = self.sorted_locations
+        pos = np.searchsorted(sorted_locs, packed)
+        found = pos < len(sorted_locs)
+        found[found] = sorted_locs[pos[found]] == packed[found]
+        ids = np.empty(len(packed), dtype=np.int64)
+        ids[found] = sorted_ids[pos[found]]
+        new = np.flatnonzero(~found)
+        if len(new):
+            distinct, inverse = np.unique(packed[new], return_inverse=True)
+            known = self.locations
+            numbers = np.array(
+                [known.setdefault(v, len(known)) for v in distinct.tolist()], dtype=np.int64
+            )
+            if len(known) >= 1 << _LOC_BITS:
+                return None
+            ids[new] = numbers[inverse.reshape(-1)]
+            at = np.searchsorted(sorted_locs, distinct)
+            self.sorted_locations = (
+                np.insert(sorted_locs, at, distinct),
+                np.insert(sorted_ids, at, numbers),
+            )
+        return ids
 
     def profiles(self) -> dict[SampleContext, FunctionSamples]:
         """The merged map, built once; dicts filled in first-seen order."""
