@@ -38,6 +38,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import ProfdataError
 from profdata.formats._collector import collector_paused
@@ -69,27 +70,44 @@ _CALLEE_BITS = 20
 U32 = 0xFFFFFFFF
 
 
+class _Index:
+    """Keys sorted, with a number each: the lookup every numbering here makes."""
+
+    def __init__(self, dtype: type[np.generic]) -> None:
+        self.keys: npt.NDArray[np.generic] = np.zeros(0, dtype=dtype)
+        self.numbers = np.zeros(0, dtype=np.int64)
+
+    def find(self, keys: npt.NDArray[np.generic]) -> tuple[Ints, Ints]:
+        """Each key's number (-1 if unknown), and where the unknown ones are."""
+        known = self.keys
+        pos = np.searchsorted(known, keys)
+        found = pos < len(known)
+        found[found] = known[pos[found]] == keys[found]
+        numbers = np.full(len(keys), -1, dtype=np.int64)
+        numbers[found] = self.numbers[pos[found]]
+        return numbers, np.flatnonzero(~found)
+
+    def insert(self, distinct: npt.NDArray[np.generic], numbers: Ints) -> None:
+        """New keys (sorted, distinct, none known) with their numbers."""
+        at = np.searchsorted(self.keys, distinct)
+        self.keys = np.insert(self.keys, at, distinct)
+        self.numbers = np.insert(self.numbers, at, numbers)
+
+
 class _Keyed:
     """Counts summed per key; each distinct key numbered in first-seen order (inputs in
     order, each in file order), which is the order the record-by-record merge inserts
     them in, so the numbers are also the build order."""
 
     def __init__(self) -> None:
-        self.sorted_keys = np.zeros(0, dtype=np.int64)
-        self.sorted_ids = np.zeros(0, dtype=np.int64)
+        self.index = _Index(np.int64)
         #: by number: the key and the summed count
         self.keys = np.zeros(0, dtype=np.int64)
         self.counts = np.zeros(0, dtype=np.uint64)
 
     def add(self, keys: Ints, counts: U64s) -> Ints:
         """Add the counts; the number of each entry's key."""
-        known = self.sorted_keys
-        pos = np.searchsorted(known, keys)
-        found = pos < len(known)
-        found[found] = known[pos[found]] == keys[found]
-        ids = np.empty(len(keys), dtype=np.int64)
-        ids[found] = self.sorted_ids[pos[found]]
-        new = np.flatnonzero(~found)
+        ids, new = self.index.find(keys)
         if len(new):
             distinct, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
             rank = np.empty(len(distinct), dtype=np.int64)
@@ -97,9 +115,7 @@ class _Keyed:
             rank[by_first] = np.arange(len(distinct), dtype=np.int64)
             numbers = len(self.keys) + rank
             ids[new] = numbers[inverse.reshape(-1)]
-            at = np.searchsorted(known, distinct)
-            self.sorted_keys = np.insert(known, at, distinct)
-            self.sorted_ids = np.insert(self.sorted_ids, at, numbers)
+            self.index.insert(distinct, numbers)
             self.keys = np.concatenate([self.keys, distinct[by_first]])
             self.counts = np.concatenate([self.counts, np.zeros(len(distinct), dtype=np.uint64)])
         np.add.at(self.counts, ids, counts)
@@ -116,9 +132,8 @@ class _Merge:
         self.tops: dict[object, int] = {}
         #: a top-level name's context and map key, by whether names are MD5 values
         self.top_keys: dict[bool, dict[str, tuple[SampleContext, object]]] = {False: {}, True: {}}
-        #: inlined instances by (parent number, call site, callee) packed, sorted; numbers
-        self.inlined_keys = np.zeros(0, dtype=np.int64)
-        self.inlined_numbers = np.zeros(0, dtype=np.int64)
+        #: inlined instances by (parent number, call site, callee) packed
+        self.inlined = _Index(np.int64)
         self.callee_ids: dict[str, int] = {}
         self.site_ids: dict[int, int] = {}
         self.node_parent: list[int] = []
@@ -132,7 +147,7 @@ class _Merge:
         self.attributes: list[int] = []
         self.placed: set[int] = set()
         self.locations: dict[int, int] = {}
-        self.sorted_locations = (np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64))
+        self.location_index = _Index(np.uint64)
         self.target_names: dict[str, int] = {}
         self.body = _Keyed()
         self.targets = _Keyed()
@@ -276,13 +291,7 @@ class _Merge:
         self, cols: ProfileColumns, nodes: Ints, keys: Ints, parent_numbers: Ints
     ) -> Ints:
         """Each key's node number; a key not seen before makes a node (first seen first)."""
-        known = self.inlined_keys
-        pos = np.searchsorted(known, keys)
-        found = pos < len(known)
-        found[found] = known[pos[found]] == keys[found]
-        out = np.empty(len(keys), dtype=np.int64)
-        out[found] = self.inlined_numbers[pos[found]]
-        new = np.flatnonzero(~found)
+        out, new = self.inlined.find(keys)
         if len(new):
             distinct, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
             made = np.empty(len(distinct), dtype=np.int64)
@@ -294,9 +303,7 @@ class _Merge:
                 callee = names[callees[entry]]
                 made[j] = self._new(int(parent_numbers[entry]), sites[entry], SampleContext(callee))
             out[new] = made[inverse.reshape(-1)]
-            at = np.searchsorted(known, distinct)
-            self.inlined_keys = np.insert(known, at, distinct)
-            self.inlined_numbers = np.insert(self.inlined_numbers, at, made)
+            self.inlined.insert(distinct, made)
         return out
 
     def _place(self, profile: SampleProfile, local: dict[object, SampleContext]) -> bool:
@@ -330,13 +337,7 @@ class _Merge:
     def _number_locations(self, packed: U64s) -> Ints | None:
         """Each body line's location number (``offset << 32 | discriminator`` numbered as
         first met); a search of the known ones, most lines' locations being known."""
-        sorted_locs, sorted_ids = self.sorted_locations
-        pos = np.searchsorted(sorted_locs, packed)
-        found = pos < len(sorted_locs)
-        found[found] = sorted_locs[pos[found]] == packed[found]
-        ids = np.empty(len(packed), dtype=np.int64)
-        ids[found] = sorted_ids[pos[found]]
-        new = np.flatnonzero(~found)
+        ids, new = self.location_index.find(packed)
         if len(new):
             distinct, inverse = np.unique(packed[new], return_inverse=True)
             known = self.locations
@@ -346,11 +347,7 @@ class _Merge:
             if len(known) >= 1 << _LOC_BITS:
                 return None
             ids[new] = numbers[inverse.reshape(-1)]
-            at = np.searchsorted(sorted_locs, distinct)
-            self.sorted_locations = (
-                np.insert(sorted_locs, at, distinct),
-                np.insert(sorted_ids, at, numbers),
-            )
+            self.location_index.insert(distinct, numbers)
         return ids
 
     def profiles(self) -> dict[SampleContext, FunctionSamples]:
