@@ -457,6 +457,18 @@ def _string_table(profile: SampleProfile, keys: list[bytes]) -> StringMapTable:
     return StringMapTable.filled(keys, xxh3=False)
 
 
+def merge_map_key(context: SampleContext, release: Release, md5: bool) -> object:
+    """What ``mergeSampleProfile``'s map keys a profile by in ``release``: 13's string
+    (a plain ``main`` and a CS ``[main]`` are one key), 18+'s context hash (an MD5 name
+    meets its string form; ``md5``: the profile's names are MD5 values), else the
+    context itself."""
+    if release.sample_string_map_profiles:
+        return string_map_key(context)
+    if release.sample_md5_function_ids:
+        return context_hash(context, release.sample_cs_hash_md5_frames, md5)
+    return context
+
+
 def release_map_order(
     profile: SampleProfile, release: Release, md5_names: bool | None = None
 ) -> list[FunctionSamples]:

@@ -42,7 +42,6 @@ from profdata.model.sample import (
     SampleProfile,
     as_release_names,
     md5_function_ids,
-    string_map_key,
 )
 from profdata.model.sample_layout import (
     NestOptions,
@@ -51,7 +50,7 @@ from profdata.model.sample_layout import (
     nest_contexts,
     trim_cold_contexts,
 )
-from profdata.model.sample_map_order import context_hash, release_map_order
+from profdata.model.sample_map_order import merge_map_key, release_map_order
 from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_sample_columns import merge_columns
@@ -181,12 +180,9 @@ def _merge_all(
     #: ``FunctionSamples::ProfileIsProbeBased`` and ``ProfileIsCS``: static, false at start
     probe_flag = cs_flag = False
     symbols: set[str] = set()
-    #: LLVM 18+ keys the map by context hash, so an MD5 name meets its string form
-    by_hash: dict[int, SampleContext] = {}
-    hashed_keys = release.sample_md5_function_ids
-    md5_frames = release.sample_cs_hash_md5_frames
+    #: the map's key (:func:`merge_map_key`) -> the context that first brought it
+    first_of_key: dict[object, SampleContext] = {}
     string_map = release.sample_string_map_profiles
-    by_name: dict[bytes, SampleContext] = {}
     gcc_read = False
     preread = list(profiles) if profiles is not None else None
     for position, entry in enumerate(inputs):
@@ -219,11 +215,8 @@ def _merge_all(
         for fs in release_map_order(profile, release, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
-            if string_map:  # 13's StringMap: "[main]" and a plain "main" are one key
-                context = by_name.setdefault(string_map_key(context), context)
-            elif hashed_keys:
-                hashed = context_hash(context, md5_frames, profile.is_md5)
-                context = by_hash.setdefault(hashed, context)
+            key = merge_map_key(context, release, profile.is_md5)
+            context = first_of_key.setdefault(key, context)  # the first context of a key
             into = target.get(context)
             if into is None:
                 if movable:

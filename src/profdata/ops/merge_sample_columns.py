@@ -54,7 +54,12 @@ from profdata.model.sample import (
     SampleRecord,
     md5_function_ids,
 )
-from profdata.model.sample_map_order import UnorderedMapTable, context_hash, release_map_order
+from profdata.model.sample_map_order import (
+    UnorderedMapTable,
+    context_hash,
+    merge_map_key,
+    release_map_order,
+)
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import Release
 
@@ -127,7 +132,6 @@ class _Merge:
 
     def __init__(self, release: Release) -> None:
         self.release = release
-        self.hashed_keys = release.sample_md5_function_ids
         self.md5_frames = release.sample_cs_hash_md5_frames
         self.tops: dict[object, int] = {}
         #: a top-level name's context and map key, by whether names are MD5 values
@@ -152,10 +156,6 @@ class _Merge:
         self.body = _Keyed()
         self.targets = _Keyed()
         self.bound = 0.0
-
-    def _key(self, context: SampleContext, md5: bool) -> object:
-        """The merged map's key: the context hash (18+) or the context."""
-        return context_hash(context, self.md5_frames, md5) if self.hashed_keys else context
 
     def _new(
         self, parent: int, site: int, context: SampleContext, checksum: int = 0, attrs: int = 0
@@ -223,11 +223,11 @@ class _Merge:
                 known = cache.get(text)
                 if known is None:
                     context = SampleContext(text)
-                    known = cache[text] = (context, self._key(context, md5))
+                    known = cache[text] = (context, merge_map_key(context, self.release, md5))
                 context, key = known
             else:
                 context = table[name]
-                key = self._key(context, md5)
+                key = merge_map_key(context, self.release, md5)
             seen = local.get(key)
             if seen is not None and (seen != context or replaces):
                 return None
@@ -325,10 +325,9 @@ class _Merge:
             ordered = [by_hash[h] for h in UnorderedMapTable.filled(hashes).order()]
             if len(by_hash) != len(hashes):
                 return False  # the map keeps one of two contexts of a hash
-        md5 = profile.is_md5
+        key_of = {context: key for key, context in local.items()}
         for context in ordered:
-            key = context_hash(context, self.md5_frames, md5) if self.hashed_keys else context
-            number = tops[key]
+            number = tops[key_of[context]]
             if number not in placed:
                 placed.add(number)
                 self.top_order.append(number)
