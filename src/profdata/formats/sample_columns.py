@@ -92,29 +92,25 @@ class _Declined(Exception):
 
 
 class _Positions:
-    """Where each node (function profile, inlined instance) and body record starts."""
+    """Where each node (function profile, inlined instance) and body record starts.
 
-    __slots__ = ("head_at", "name_at", "parents", "records", "site_at", "total_at", "values")
+    A node is kept as its parent and its first number: a function profile's head
+    samples (name index and total follow), an inlined instance's call-site offset
+    (discriminator, callee index and total follow); the rest is gathered from there.
+    """
+
+    __slots__ = ("parents", "records", "starts", "values")
 
     def __init__(self, values: list[int]) -> None:
         self.values = values
         # arrays, not lists: numpy takes their buffers without converting each int
         self.records = array("q")
         self.parents = array("q")
-        self.name_at = array("q")  # a name index past 2**63 raises OverflowError: declined
-        self.total_at = array("q")
-        self.head_at = array("q")
-        self.site_at = array("q")
+        self.starts = array("q")
 
-    def body(self, i: int, parent: int, name: int, site: int, head: int) -> int:
+    def body(self, i: int, parent: int) -> int:
         """``readProfile`` from number ``i`` (its total samples); the number after it."""
         values = self.values
-        parents = self.parents
-        parents.append(parent)
-        self.name_at.append(name)
-        self.total_at.append(i)
-        self.head_at.append(head)
-        self.site_at.append(site)
         num_records = values[i + 1]
         if num_records > U32:
             raise _Declined
@@ -127,9 +123,12 @@ class _Positions:
         if num_callsites > U32:
             raise _Declined
         i += 1
+        parents = self.parents
         node = len(parents) - 1
         for _ in range(num_callsites):
-            i = self.body(i + 3, node, values[i + 2], i, -1)
+            parents.append(node)
+            self.starts.append(i)
+            i = self.body(i + 3, node)
         return i
 
 
@@ -144,29 +143,20 @@ def walk_profiles(
     i = 0
     try:
         while i < count:
-            i = walk.body(i + 2, -1, values[i + 1], -1, i)
-    except (IndexError, OverflowError, _Declined, RecursionError):
+            walk.parents.append(-1)
+            walk.starts.append(i)
+            i = walk.body(i + 2, -1)
+    except (IndexError, _Declined, RecursionError):
         return None
     if i != count or run.end != end:
         return None
-    return _columns(
-        run.array, names, contexts, walk.records, walk.parents, walk.name_at, walk.total_at,
-        walk.head_at, walk.site_at,
-    )  # fmt: skip
+    return _columns(run.array, names, contexts, walk)
 
 
 def _columns(
-    numbers: U64s,
-    names: list[str],
-    contexts: list[SampleContext] | None,
-    records: array[int],
-    parents: array[int],
-    name_at: array[int],
-    total_at: array[int],
-    head_at: array[int],
-    site_at: array[int],
+    numbers: U64s, names: list[str], contexts: list[SampleContext] | None, walk: _Positions
 ) -> ProfileColumns | None:
-    rec = np.frombuffer(records, dtype=np.int64)
+    rec = np.frombuffer(walk.records, dtype=np.int64)
     offsets = numbers[rec]
     calls = numbers[rec + 3]
     if len(rec) and (int(offsets.max()) > 0xFFFF or int(calls.max()) > U32):
@@ -175,43 +165,41 @@ def _columns(
     rec_loc = (offsets << np.uint64(32)) | (numbers[rec + 1] & u32)
     ncalls = calls.astype(np.int64)
     pair = spans(rec + 4, 2 * ncalls)[::2]
-    tgt_name = numbers[pair].astype(np.int64)
-    node_name = np.frombuffer(name_at, dtype=np.int64)
-    if len(pair) and int(numbers[pair].max()) >= len(names):
+    target_index = numbers[pair]
+    if len(pair) and int(target_index.max()) >= len(names):
         return None
-    totals = np.frombuffer(total_at, dtype=np.int64)
-    heads = np.frombuffer(head_at, dtype=np.int64)
-    sites = np.frombuffer(site_at, dtype=np.int64)
-    top = heads >= 0
-    if len(node_name) and int(node_name.min()) < 0:
-        return None
-    top_names, inlined_names = node_name[top], node_name[~top]
-    if len(top_names) and int(top_names.max()) >= len(names if contexts is None else contexts):
-        return None
-    if len(inlined_names) and int(inlined_names.max()) >= len(names):
-        return None
-    node_head = np.zeros(len(heads), dtype=np.uint64)
-    node_head[top] = numbers[heads[top]]
-    node_site = np.zeros(len(sites), dtype=np.uint64)
+    parents = np.frombuffer(walk.parents, dtype=np.int64)
+    starts = np.frombuffer(walk.starts, dtype=np.int64)
+    top = parents < 0
     inlined = ~top
-    node_site[inlined] = ((numbers[sites[inlined]] & u32) << np.uint64(32)) | (
-        numbers[sites[inlined] + 1] & u32
-    )
+    # head, name, total | offset, discriminator, name, total
+    name_index = numbers[starts + np.where(top, 1, 2)]
+    tops, callees = name_index[top], name_index[inlined]
+    if len(tops) and int(tops.max()) >= len(names if contexts is None else contexts):
+        return None
+    if len(callees) and int(callees.max()) >= len(names):
+        return None
+    totals = starts + np.where(top, 2, 3)
+    node_head = np.zeros(len(starts), dtype=np.uint64)
+    node_head[top] = numbers[starts[top]]
+    node_site = np.zeros(len(starts), dtype=np.uint64)
+    sites = starts[inlined]
+    node_site[inlined] = ((numbers[sites] & u32) << np.uint64(32)) | (numbers[sites + 1] & u32)
     # a node's records follow its header, before any callee's: numbered in node order
     per_node = numbers[totals + 1].astype(np.int64)
     return ProfileColumns(
         names=names,
         contexts=contexts,
-        node_parent=np.frombuffer(parents, dtype=np.int64),
-        node_name=node_name,
+        node_parent=parents,
+        node_name=name_index.astype(np.int64),
         node_total=numbers[totals],
         node_head=node_head,
         node_site=node_site,
-        rec_node=np.repeat(np.arange(len(totals), dtype=np.int64), per_node),
+        rec_node=np.repeat(np.arange(len(starts), dtype=np.int64), per_node),
         rec_loc=rec_loc,
         rec_samples=numbers[rec + 2],
         tgt_rec=np.repeat(np.arange(len(rec), dtype=np.int64), ncalls),
-        tgt_name=tgt_name,
+        tgt_name=target_index.astype(np.int64),
         tgt_count=numbers[pair + 1],
     )
 
