@@ -215,7 +215,10 @@ def test_other_inputs_decline(tmp_path: Path) -> None:
     text.write_bytes(sample_text.write(profile))
     rel = release(22)
     assert merge_columns([WeightedFile(str(ext), 2)], rel) is not None
-    assert merge_columns([WeightedFile(str(ext), 1), WeightedFile(str(text), 1)], rel) is None
+    assert merge_columns([WeightedFile(str(ext), 1), WeightedFile(str(text), 1)], rel) is not None
+    probed_text = tmp_path / "c.txt"
+    probed_text.write_bytes(b"main:5:1\n 1: 5\n !CFGChecksum: 7\n")
+    assert merge_columns([WeightedFile(str(probed_text), 1)], rel) is None
     assert merge_columns([WeightedFile("-", 1)], rel) is None
     probe = FunctionSamples(SampleContext("main"), 5, 1, function_hash=7)
     probed = tmp_path / "c.extbinary"

@@ -94,6 +94,7 @@ def merge_options(args: argparse.Namespace) -> SampleMergeOptions:
         trim_cold_context=args.sample_trim_cold_context,
         cold_context_frame_depth=args.sample_frame_depth_for_cold_context,
         profile_layout=layout,
+        processes=1 if args.num_threads == 1 else 0,
     )
 
 

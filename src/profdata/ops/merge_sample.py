@@ -108,6 +108,9 @@ class SampleMergeOptions:
     #: ``--convert-sample-profile-layout`` ("flat" or "nest"; LLVM 17+) or "nest" for
     #: ``--gen-cs-nested-profile`` (14/16)
     profile_layout: str = ""
+    #: processes reading the inputs of a column merge: 1 this one only, 0 one more when
+    #: a CPU is idle (``-j 1`` asks for one)
+    processes: int = 0
 
 
 @dataclass
@@ -168,7 +171,7 @@ def _merge_all(
 ) -> SampleMergeResult:
     release = options.release
     if profiles is None and not options.remapping:
-        summed = merge_columns(inputs, release)
+        summed = merge_columns(inputs, release, options.processes)
         if summed is not None:
             kept = set() if options.drop_profile_symbol_list else summed[1]
             return _finish(summed[0], kept, options)

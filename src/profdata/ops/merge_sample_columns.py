@@ -35,7 +35,9 @@ take (faults are reported by the full read).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+from contextlib import closing
+from functools import partial
 
 import numpy as np
 import numpy.typing as npt
@@ -45,6 +47,7 @@ from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
 from profdata.formats.sample_columns import ProfileColumns, read_binary_columns, read_columns
 from profdata.formats.sample_registry import detect
+from profdata.formats.sample_text_columns import read_text_columns
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import (
     FunctionSamples,
@@ -61,6 +64,7 @@ from profdata.model.sample_map_order import (
     release_map_order,
 )
 from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_sample_readers import read_in_order
 from profdata.releases import Release
 
 #: the weighted sum of all counts stays below this, so no merged counter saturates
@@ -396,43 +400,51 @@ class _Merge:
         return {self.node_context[n]: nodes[n] for n in self.top_order}
 
 
-_READERS = {"extbinary": read_columns, "binary": read_binary_columns}
+_READERS = {"extbinary": read_columns, "binary": read_binary_columns, "text": read_text_columns}
 
 
 def merge_columns(
-    inputs: Sequence[WeightedFile], release: Release
+    inputs: Sequence[WeightedFile], release: Release, processes: int = 0
 ) -> tuple[SampleProfile, set[str]] | None:
     """The merged profile (flags set, symbol list not) and the inputs' symbols; ``None``
-    when the record-by-record merge must do it."""
+    when the record-by-record merge must do it.  ``processes``: 1 reads every input
+    here, 0 lets a second process read every other one when a CPU is idle."""
     if any(entry.path == "-" for entry in inputs):
         return None  # standard input cannot be read twice
     merge = _Merge(release)
     merged = SampleProfile(format="merged")
     symbols: set[str] = set()
     with collector_paused():  # numbering makes many small acyclic objects
-        if not _add_all(inputs, release, merge, merged, symbols):
-            return None
+        reads = read_in_order(inputs, partial(_read, release=release), processes)
+        with closing(reads):
+            if not _add_all(inputs, reads, merge, merged, symbols):
+                return None
         merged.profiles = merge.profiles()
     return merged, symbols
 
 
+_Read = tuple[SampleProfile, ProfileColumns | None]
+
+
+def _read(entry: WeightedFile, release: Release) -> _Read | None:
+    """One input as its format's column reader reads it; None to decline."""
+    try:
+        view = map_file(entry.path)
+        reader = _READERS.get(detect(view, release, entry.path).name)
+    except ProfdataError:
+        return None
+    return None if reader is None else reader(view, entry.path, release)
+
+
 def _add_all(
     inputs: Sequence[WeightedFile],
-    release: Release,
+    reads: Iterable[_Read | None],
     merge: _Merge,
     merged: SampleProfile,
     symbols: set[str],
 ) -> bool:
     kinds: set[tuple[bool, bool]] = set()
-    for entry in inputs:
-        try:
-            view = map_file(entry.path)
-            reader = _READERS.get(detect(view, release, entry.path).name)
-        except ProfdataError:
-            return False
-        if reader is None:
-            return False
-        read = reader(view, entry.path, release)
+    for entry, read in zip(inputs, reads, strict=True):
         if read is None:
             return False
         profile, cols = read

@@ -1,0 +1,287 @@
+"""Text sample profiles read into :class:`ProfileColumns`, not ``FunctionSamples``.
+
+``merge --sample`` of many text profiles spent most of its time in the text
+reader: matching every line with a regular expression and building a
+``SampleRecord``, a call-target dict and a location per body line, only to
+add them into the merged profile and drop them.  Here the text is scanned as
+a byte array: where the lines start, how deep each is indented, where its
+colons and spaces are; each line's owner is the last function or call site
+one level up, and the numbers are summed from their digits, all with a few
+numpy passes over the whole text.  :mod:`profdata.ops.merge_sample_columns`
+then sums the columns of all inputs.
+
+Only what the text reader's fast path (``sample_text._LINE``) reads, and reads
+the same way in every release, is taken: headers ``name:total:head`` of plain
+(not ``[context]``) functions, each name once; indented body lines
+``loc: samples[ name:count]*`` (target names without space or colon) and
+call-site lines ``loc: name:total`` (name not starting with a digit), each at
+most one level deeper than the line before it.  Anything else declines
+(``None``) and the caller reads the file the usual way, which decides every
+error: a checksum or ``!Attributes`` line (probe-based and pre-inlined
+profiles), ``vtables`` and ``!Flat`` lines, comments, blank lines, carriage
+returns or a NUL, a context, a header that appears twice (releases differ on
+merging or replacing it), a location out of ``ParseLine``'s ranges, a call
+target named twice in one line (the reader keeps its last count), a number of
+20 digits or more.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.formats.sample_columns import ProfileColumns
+from profdata.model.instr import spans
+from profdata.model.names import name_str
+from profdata.model.record_table import Ints, U64s
+from profdata.model.sample import SampleProfile
+from profdata.releases import Release
+
+Flags = npt.NDArray[np.bool_]
+
+_SPACE, _COLON, _DOT, _NEWLINE = 0x20, 0x3A, 0x2E, 0x0A
+_CONTEXT = 0x5B  # "["
+#: a number of more digits declines (its value might not fit in 64 bits)
+_MAX_DIGITS = 19
+_POW10 = np.array([10**k for k in range(_MAX_DIGITS)], dtype=np.uint64)
+#: bytes that make the text reader see other lines than the text's own
+_ODD = (b"\0", b"\r", b"\n\n", b"\n#")
+#: indents deeper than this decline (each level is one pass over the lines)
+_MAX_INDENT = 64
+U32 = 0xFFFFFFFF
+
+
+class _Declined(Exception):
+    """The text holds something only the object reader reads."""
+
+
+def read_text_columns(
+    view: memoryview, path: str | None, release: Release
+) -> tuple[SampleProfile, ProfileColumns] | None:
+    """A text profile as columns, or None where the object reader must read it."""
+    del path, release  # what differs between releases declines; errors are the reader's
+    raw = bytes(view)
+    if raw[:1] in (b"", b"#", b"\n") or any(odd in raw for odd in _ODD):
+        return None
+    if raw.endswith(b"\n"):
+        raw = raw[:-1]
+    if len(raw) >= 1 << 62:
+        return None
+    try:
+        columns = _Scan(raw).columns()
+    except _Declined:
+        return None
+    return SampleProfile(format="text"), columns
+
+
+class _Marks:
+    """Where one kind of byte is in the text (the text's end appended), searched for
+    the next one after any offset and the number in any range."""
+
+    def __init__(self, mask: Flags) -> None:
+        size = np.array([len(mask)], dtype=np.int64)
+        self.at: Ints = np.concatenate([np.flatnonzero(mask), size])
+
+    def rank(self, start: Ints) -> Ints:
+        """How many come before each of ``start``."""
+        before: Ints = np.searchsorted(self.at, start)
+        return before
+
+    def next(self, start: Ints) -> Ints:
+        """The first one at or after each of ``start`` (the text's end if none)."""
+        found: Ints = self.at[self.rank(start)]
+        return found
+
+
+class _Scan:
+    """The text as bytes with its lines, colons, spaces, dots and digits marked, to
+    check and cut every line with whole-array steps."""
+
+    def __init__(self, raw: bytes) -> None:
+        self.raw = raw
+        text = np.frombuffer(raw, dtype=np.uint8)
+        self.text = text
+        size = len(text)
+        self.size = size
+        newlines = np.flatnonzero(text == _NEWLINE)
+        self.starts: Ints = np.concatenate([np.zeros(1, dtype=np.int64), newlines + 1])
+        self.ends: Ints = np.concatenate([newlines, np.array([size], dtype=np.int64)])
+        self.colons = _Marks(text == _COLON)
+        self.spaces = _Marks(text == _SPACE)
+        self.dots = _Marks(text == _DOT)
+
+    def _indents(self) -> Ints:
+        """Each line's first byte that is not a space (a deep indent declines)."""
+        first = self.starts.copy()
+        lines = np.arange(len(first))
+        for _ in range(_MAX_INDENT):
+            spaced = self.text[np.minimum(first[lines], self.size - 1)] == _SPACE
+            lines = lines[spaced & (first[lines] < self.ends[lines])]
+            if not len(lines):
+                return first
+            first[lines] += 1
+        raise _Declined
+
+    def _byte(self, at: Ints) -> npt.NDArray[np.uint8]:
+        return self.text[np.minimum(at, self.size - 1)]
+
+    def _require(self, ok: Flags) -> None:
+        if not bool(np.all(ok)):
+            raise _Declined
+
+    def _numbers(self, start: Ints, end: Ints) -> U64s:
+        """The value of each ``[start, end)``, which must be 1 to 19 digits: a digit of
+        every number per pass, as many passes as the longest has digits."""
+        length = end - start
+        self._require((length > 0) & (length <= _MAX_DIGITS))
+        values = np.zeros(len(start), dtype=np.uint64)
+        if not len(start):
+            return values
+        last = self.size - 1
+        for k in range(int(length.max())):
+            more = length > k
+            digit = self.text[np.minimum(start + k, last)] - np.uint8(0x30)
+            self._require((digit < np.uint8(10)) | ~more)
+            step = values * np.uint64(10) + digit
+            np.copyto(values, step, where=more)
+        return values
+
+    def _names(self, start: Ints, end: Ints) -> list[bytes]:
+        raw = self.raw
+        return [raw[s:e] for s, e in zip(start.tolist(), end.tolist(), strict=True)]
+
+    # -- the lines ----------------------------------------------------------------------
+    def columns(self) -> ProfileColumns:
+        starts, ends = self.starts, self.ends
+        first = self._indents()
+        self._require(first < ends)  # a line of spaces only: release-dependent
+        depth = first - starts
+        header = depth == 0
+        self._require(header[:1])
+        heads = np.flatnonzero(header)
+        owned = np.flatnonzero(~header)
+        top_names, top_total, top_head = self._headers(starts[heads], ends[heads])
+        site, rest = self._locations(first[owned], ends[owned])
+        self._require(rest < ends[owned])
+        lead = self._byte(rest)
+        body = (lead - np.uint8(0x30)) < np.uint8(10)
+        callee = ~body & (lead != _SPACE) & (lead != _COLON)
+        self._require(body | callee)
+        body_rows = np.flatnonzero(body)
+        callee_rows = np.flatnonzero(callee)
+        samples, targets = self._bodies(rest[body_rows], ends[owned][body_rows])
+        callee_names, callee_total = self._callees(rest[callee_rows], ends[owned][callee_rows])
+        tgt_count_per, target_names, target_counts = targets
+
+        # each indented line belongs to the last function or call site one level up; a
+        # line at most one level deeper than the InlineStack's height before it
+        node = header.copy()
+        node[owned[callee_rows]] = True
+        height = depth + node
+        self._require(depth[1:] <= height[:-1])
+        node_lines = np.flatnonzero(node)
+        level = depth[node_lines]
+        owned_depth = depth[owned]
+        owner = np.zeros(len(owned), dtype=np.int64)
+        for up in range(int(depth.max())):
+            at = np.flatnonzero(level == up)
+            mine = np.flatnonzero(owned_depth == up + 1)
+            owner[mine] = at[np.searchsorted(node_lines[at], owned[mine], side="right") - 1]
+
+        if len(set(top_names)) < len(top_names):
+            raise _Declined  # a header twice: releases merge or replace it
+        names = list(dict.fromkeys(top_names + callee_names + target_names))
+        ids = dict(zip(names, range(len(names)), strict=True)).__getitem__
+        is_top = header[node_lines]
+        inlined = ~is_top
+        count = len(node_lines)
+        node_parent = np.full(count, -1, dtype=np.int64)
+        node_parent[inlined] = owner[callee_rows]
+        node_site = np.zeros(count, dtype=np.uint64)
+        node_site[inlined] = site[callee_rows]
+        node_total = np.zeros(count, dtype=np.uint64)
+        node_total[is_top] = top_total
+        node_total[inlined] = callee_total
+        node_head = np.zeros(count, dtype=np.uint64)
+        node_head[is_top] = top_head
+        node_name = np.zeros(count, dtype=np.int64)
+        node_name[is_top] = np.fromiter(map(ids, top_names), np.int64, len(top_names))
+        node_name[inlined] = np.fromiter(map(ids, callee_names), np.int64, len(callee_names))
+        tgt_rec = np.repeat(np.arange(len(body_rows), dtype=np.int64), tgt_count_per)
+        tgt_name = np.fromiter(map(ids, target_names), np.int64, len(target_names))
+        # a target named twice in a line: the reader keeps its last count
+        keys = np.sort(tgt_rec * len(names) + tgt_name, kind="stable")
+        self._require(keys[1:] != keys[:-1])
+        return ProfileColumns(
+            names=[name_str(n) for n in names],
+            contexts=None,
+            node_parent=node_parent,
+            node_name=node_name,
+            node_total=node_total,
+            node_head=node_head,
+            node_site=node_site,
+            rec_node=owner[body_rows],
+            rec_loc=site[body_rows],
+            rec_samples=samples,
+            tgt_rec=tgt_rec,
+            tgt_name=tgt_name,
+            tgt_count=target_counts,
+        )
+
+    def _headers(self, starts: Ints, ends: Ints) -> tuple[list[bytes], U64s, U64s]:
+        """``name:total:head``: the name ends at the second-to-last colon."""
+        colons = self.colons
+        last = colons.rank(ends) - 1
+        self._require(last >= 1)
+        second, final = colons.at[last - 1], colons.at[last]
+        self._require(second > starts)
+        self._require(self._byte(starts) != _CONTEXT)
+        return (
+            self._names(starts, second),
+            self._numbers(second + 1, final),
+            self._numbers(final + 1, ends),
+        )
+
+    def _locations(self, starts: Ints, ends: Ints) -> tuple[U64s, Ints]:
+        """``NUM[.NUM]: `` of indented lines as ``offset << 32 | discriminator`` (a bare
+        offset at most 0xffff, a pair 32 bits each, as ``ParseLine`` takes them), and
+        where the rest of each line starts."""
+        colon = self.colons.next(starts)
+        self._require((colon + 1 < ends) & (self._byte(colon + 1) == _SPACE))
+        dot = self.dots.next(starts)
+        pair = dot < colon
+        self._require(self.dots.next(dot[pair] + 1) >= colon[pair])
+        offset = self._numbers(starts, np.where(pair, dot, colon))
+        disc = np.zeros(len(starts), dtype=np.uint64)
+        disc[pair] = self._numbers(dot[pair] + 1, colon[pair])
+        limit = np.where(pair, np.uint64(U32), np.uint64(0xFFFF))
+        self._require((offset <= limit) & (disc <= np.uint64(U32)))
+        return (offset << np.uint64(32)) | disc, colon + 2
+
+    def _bodies(self, starts: Ints, ends: Ints) -> tuple[U64s, tuple[Ints, list[bytes], U64s]]:
+        """``samples[ name:count]*``: the samples, and per line its number of targets,
+        then every target's name and count."""
+        spaces = self.spaces
+        stop = np.minimum(spaces.next(starts), ends)
+        samples = self._numbers(starts, stop)
+        low = spaces.rank(stop)
+        per_line = spaces.rank(ends) - low
+        at = spans(low, per_line)
+        line_end = np.repeat(ends, per_line)
+        last = at == np.repeat(low + per_line - 1, per_line)
+        begin = spaces.at[at] + 1
+        end = np.where(last, line_end, spaces.at[np.minimum(at + 1, len(spaces.at) - 1)])
+        colon = self.colons.next(begin)
+        self._require((colon > begin) & (colon < end))
+        self._require(self.colons.next(colon + 1) >= end)
+        return samples, (per_line, self._names(begin, colon), self._numbers(colon + 1, end))
+
+    def _callees(self, starts: Ints, ends: Ints) -> tuple[list[bytes], U64s]:
+        """``name:total``, the name without space or colon."""
+        colon = self.colons.next(starts)
+        self._require((colon < ends) & (self.spaces.next(starts) >= ends))
+        self._require(self.colons.next(colon + 1) >= ends)
+        return self._names(starts, colon), self._numbers(colon + 1, ends)
+
+
+__all__ = ["read_text_columns"]
