@@ -94,8 +94,8 @@ def _start(
 def _receive(pipe: BinaryIO) -> T | None:
     try:
         result: T | None = pickle.load(pipe)
-    except (EOFError, pickle.UnpicklingError):
-        return None  # the worker failed: decline, the long way reads it again
+    except Exception:  # the worker failed or was cut off: decline, the long way reads it
+        return None
     return result
 
 
