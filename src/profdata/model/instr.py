@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
 from itertools import islice
-from typing import TYPE_CHECKING, NamedTuple, cast
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeVar, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -121,7 +121,10 @@ def spans(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.
     return np.repeat(starts - firsts, lengths) + np.arange(total, dtype=np.int64)
 
 
-def distinct(values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
+_Integers = TypeVar("_Integers", bound=np.integer[Any])
+
+
+def distinct(values: npt.NDArray[_Integers]) -> npt.NDArray[_Integers]:
     """``np.unique`` of integers, sorted: the plain ``np.unique`` imports ``numpy.ma`` on first
     use (about 40 ms), a start-up cost every merge would pay."""
     ordered = np.sort(values)

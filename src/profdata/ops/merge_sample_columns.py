@@ -48,6 +48,7 @@ from profdata.formats._files import map_file
 from profdata.formats.sample_columns import ProfileColumns, read_binary_columns, read_columns
 from profdata.formats.sample_registry import detect
 from profdata.formats.sample_text_columns import read_text_columns
+from profdata.model.instr import distinct
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import (
     FunctionSamples,
@@ -143,6 +144,8 @@ class _Merge:
         #: inlined instances by (parent number, call site, callee) packed
         self.inlined = _Index(np.int64)
         self.callee_ids: dict[str, int] = {}
+        #: an inlined instance's context by callee name (contexts are immutable: shared)
+        self.callee_contexts: dict[str, SampleContext] = {}
         self.site_ids: dict[int, int] = {}
         self.node_parent: list[int] = []
         self.node_site: list[int] = []
@@ -195,7 +198,7 @@ class _Merge:
         rec_keys = (nodes[cols.rec_node] << _LOC_BITS) | loc_ids
         records = self.body.add(rec_keys, cols.rec_samples * w)
         if len(cols.tgt_rec):
-            used = np.unique(cols.tgt_name)
+            used = distinct(cols.tgt_name)
             ids = np.zeros(len(cols.names), dtype=np.int64)
             known = self.target_names
             ids[used] = [known.setdefault(cols.names[i], len(known)) for i in used.tolist()]
@@ -261,13 +264,13 @@ class _Merge:
         if not len(below):
             return True
         names = cols.names
-        callees = np.unique(cols.node_name[below])
+        callees = distinct(cols.node_name[below])
         known = self.callee_ids
         name_ids = np.zeros(len(names), dtype=np.int64)
         name_ids[callees] = [known.setdefault(names[i], len(known)) for i in callees.tolist()]
-        distinct, inverse = np.unique(cols.node_site[below], return_inverse=True)
+        site_values, inverse = np.unique(cols.node_site[below], return_inverse=True)
         sites = self.site_ids
-        site_ids = np.array([sites.setdefault(v, len(sites)) for v in distinct.tolist()])
+        site_ids = np.array([sites.setdefault(v, len(sites)) for v in site_values.tolist()])
         if len(known) >= 1 << _CALLEE_BITS or len(sites) >= 1 << _SITE_BITS:
             return False
         site_of = np.zeros(len(parents), dtype=np.int64)
@@ -297,17 +300,24 @@ class _Merge:
         """Each key's node number; a key not seen before makes a node (first seen first)."""
         out, new = self.inlined.find(keys)
         if len(new):
-            distinct, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
-            made = np.empty(len(distinct), dtype=np.int64)
-            sites = cols.node_site[nodes].tolist()
-            callees = cols.node_name[nodes].tolist()
-            names = cols.names
-            for j in np.argsort(first, kind="stable").tolist():
-                entry = int(new[first[j]])
-                callee = names[callees[entry]]
-                made[j] = self._new(int(parent_numbers[entry]), sites[entry], SampleContext(callee))
+            fresh, first, inverse = np.unique(keys[new], return_index=True, return_inverse=True)
+            by_first = np.argsort(first, kind="stable")
+            entries = new[first[by_first]]  # each new node's first entry, in file order
+            names, contexts = cols.names, self.callee_contexts
+            callees = [names[i] for i in cols.node_name[nodes[entries]].tolist()]
+            count = len(entries)
+            start = len(self.node_parent)
+            self.node_parent.extend(parent_numbers[entries].tolist())
+            self.node_site.extend(cols.node_site[nodes[entries]].tolist())
+            for callee in set(callees).difference(contexts):
+                contexts[callee] = SampleContext(callee)
+            self.node_context.extend(map(contexts.__getitem__, callees))
+            self.hashes.extend([0] * count)
+            self.attributes.extend([0] * count)
+            made = np.empty(count, dtype=np.int64)
+            made[by_first] = np.arange(start, start + count, dtype=np.int64)
             out[new] = made[inverse.reshape(-1)]
-            self.inlined.insert(distinct, made)
+            self.inlined.insert(fresh, made)
         return out
 
     def _place(self, profile: SampleProfile, local: dict[object, SampleContext]) -> bool:
