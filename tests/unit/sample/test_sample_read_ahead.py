@@ -30,33 +30,56 @@ def entries(tmp_path: Path, count: int) -> list[WeightedFile]:
     return out
 
 
-def no_children_left() -> bool:
-    try:
-        os.waitpid(-1, os.WNOHANG)
-    except ChildProcessError:
-        return True
-    return False
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the workers forked during the test."""
+    started: list[int] = []
+    fork = os.fork
+
+    def recording() -> int:
+        pid = fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording)
+    return started
 
 
-def test_the_worker_reads_every_other_input_and_results_come_in_order(tmp_path: Path) -> None:
+def reaped(pids: list[int]) -> bool:
+    """Whether every one of ``pids`` has ended and been waited for (other children of this
+    process, such as other tests' servers, do not count)."""
+    for pid in pids:
+        try:
+            os.waitpid(pid, os.WNOHANG)
+        except ChildProcessError:
+            continue
+        return False
+    return True
+
+
+def test_the_worker_reads_every_other_input_and_results_come_in_order(
+    tmp_path: Path, forks: list[int]
+) -> None:
     inputs = entries(tmp_path, 7)
     got: list[Any] = list(read_in_order(inputs, lambda e: (os.getpid(), e.path, e.weight), 2))
     assert [(path, weight) for _, path, weight in got] == [(e.path, e.weight) for e in inputs]
     pids = [pid for pid, _, _ in got]
     assert set(pids[0::2]) == {os.getpid()}
     assert len(set(pids[1::2])) == 1 and pids[1] != os.getpid()
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
 
 
-def test_one_process_reads_everything_here(tmp_path: Path) -> None:
+def test_one_process_reads_everything_here(tmp_path: Path, forks: list[int]) -> None:
     inputs = entries(tmp_path, 4)
     for processes in (1, 0):  # 0: nothing asked, and small inputs are not worth a fork
         got: list[Any] = list(read_in_order(inputs, lambda e: (os.getpid(), e), processes))
         assert {pid for pid, _ in got} == {os.getpid()}
     assert sum(os.path.getsize(e.path) for e in inputs) < MIN_BYTES
+    assert not forks
 
 
-def test_a_decline_in_the_worker_ends_it(tmp_path: Path) -> None:
+def test_a_decline_in_the_worker_ends_it(tmp_path: Path, forks: list[int]) -> None:
     inputs = entries(tmp_path, 6)
 
     def read(entry: WeightedFile) -> str | None:
@@ -66,10 +89,10 @@ def test_a_decline_in_the_worker_ends_it(tmp_path: Path) -> None:
     assert got[0] == inputs[0].path and got[1] is None
     assert got[2] == inputs[2].path  # the parent's own inputs still come
     assert got[3] is None and got[5] is None  # the worker stopped: nothing more from it
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
 
 
-def test_a_worker_that_fails_sends_nothing(tmp_path: Path) -> None:
+def test_a_worker_that_fails_sends_nothing(tmp_path: Path, forks: list[int]) -> None:
     inputs = entries(tmp_path, 4)
 
     def read(entry: WeightedFile) -> object:
@@ -77,16 +100,16 @@ def test_a_worker_that_fails_sends_nothing(tmp_path: Path) -> None:
 
     got = list(read_in_order(inputs, read, 2))
     assert got[0] == inputs[0].path and got[1] is None and got[3] is None
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
 
 
-def test_leaving_early_stops_the_worker(tmp_path: Path) -> None:
+def test_leaving_early_stops_the_worker(tmp_path: Path, forks: list[int]) -> None:
     inputs = entries(tmp_path, 9)
     reads = read_in_order(inputs, lambda e: e.path, 2)
     assert next(reads) == inputs[0].path
     assert next(reads) == inputs[1].path
     reads.close()
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
 
 
 def profile_of(index: int) -> SampleProfile:
@@ -101,7 +124,7 @@ def profile_of(index: int) -> SampleProfile:
     return SampleProfile(profiles={fs.context: fs, other.context: other})
 
 
-def test_a_merge_read_by_two_processes_is_the_same(tmp_path: Path) -> None:
+def test_a_merge_read_by_two_processes_is_the_same(tmp_path: Path, forks: list[int]) -> None:
     inputs = []
     for index in range(7):
         path = tmp_path / f"p{index}"
@@ -112,17 +135,17 @@ def test_a_merge_read_by_two_processes_is_the_same(tmp_path: Path) -> None:
     here = merge_columns(inputs, rel, processes=1)
     both = merge_columns(inputs, rel, processes=2)
     assert here is not None and both is not None
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
     assert sample_text.write(here[0]) == sample_text.write(both[0])
     assert write_extbinary(here[0]) == write_extbinary(both[0])
     read = [read_sample_bytes(Path(e.path).read_bytes(), e.path, rel) for e in inputs]
     records = merge_samples(inputs, SampleMergeOptions(rel), read)  # record by record
     assert write_extbinary(records.profile) == write_extbinary(both[0])
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
 
 
 def test_the_worker_starts_once_a_cpu_is_idle(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, forks: list[int]
 ) -> None:
     inputs = entries(tmp_path, 10)
     Path(inputs[0].path).write_bytes(b"x" * MIN_BYTES)  # worth a fork
@@ -132,4 +155,4 @@ def test_the_worker_starts_once_a_cpu_is_idle(
     assert [path for _, path in got] == [e.path for e in inputs]
     here = [i for i, (pid, _) in enumerate(got) if pid == os.getpid()]
     assert here == [0, 1, 2, 3, 4, 6, 8]
-    assert no_children_left()
+    assert len(forks) == 1 and reaped(forks)
