@@ -313,3 +313,8 @@ class OutputStreamError(WriteError):
 
     def __init__(self, cause: OSError) -> None:
         super().__init__(f"IO failure on output stream: {cause.strerror or cause}")
+
+
+class ColumnsDeclined(Exception):
+    """A column reader met what only the object reader reads (no error: the caller reads
+    the input the usual way, which reports any fault where LLVM does)."""

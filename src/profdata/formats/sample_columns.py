@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from profdata.errors import ProfdataError
+from profdata.errors import ColumnsDeclined, ProfdataError
 from profdata.formats._binary import ByteReader
 from profdata.formats._collector import collector_paused
 from profdata.formats._uleb import UlebRun, decode_run
@@ -87,10 +87,6 @@ class ProfileColumns:
         )
 
 
-class _Declined(Exception):
-    """The walk met something only the object reader handles."""
-
-
 class _Positions:
     """Where each node (function profile, inlined instance) and body record starts.
 
@@ -113,7 +109,7 @@ class _Positions:
         values = self.values
         num_records = values[i + 1]
         if num_records > U32:
-            raise _Declined
+            raise ColumnsDeclined
         i += 2
         add_record = self.records.append
         for _ in range(num_records):
@@ -121,7 +117,7 @@ class _Positions:
             i += 4 + 2 * values[i + 3]
         num_callsites = values[i]
         if num_callsites > U32:
-            raise _Declined
+            raise ColumnsDeclined
         i += 1
         parents = self.parents
         node = len(parents) - 1
@@ -146,7 +142,7 @@ def walk_profiles(
             walk.parents.append(-1)
             walk.starts.append(i)
             i = walk.body(i + 2, -1)
-    except (IndexError, _Declined, RecursionError):
+    except (IndexError, ColumnsDeclined, RecursionError):
         return None
     if i != count or run.end != end:
         return None
@@ -264,13 +260,13 @@ class _ColumnReader(_Reader):
                     attrs = values[i]
                     i += 1
                     if attrs > U32:
-                        raise _Declined
+                        raise ColumnsDeclined
                 old = meta.get(context, (0, 0))
                 meta[context] = (
                     old[0] if checksum is None else checksum,
                     old[1] if attrs is None else attrs,
                 )
-        except (IndexError, _Declined):
+        except (IndexError, ColumnsDeclined):
             self.declined = True
         if i != len(values) or run.end != cur.end:
             self.declined = True

@@ -30,6 +30,7 @@ from __future__ import annotations
 import numpy as np
 import numpy.typing as npt
 
+from profdata.errors import ColumnsDeclined
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.instr import spans
 from profdata.model.names import name_str
@@ -51,10 +52,6 @@ _MAX_INDENT = 64
 U32 = 0xFFFFFFFF
 
 
-class _Declined(Exception):
-    """The text holds something only the object reader reads."""
-
-
 def read_text_columns(
     view: memoryview, path: str | None, release: Release
 ) -> tuple[SampleProfile, ProfileColumns] | None:
@@ -69,7 +66,7 @@ def read_text_columns(
         return None
     try:
         columns = _Scan(raw).columns()
-    except _Declined:
+    except ColumnsDeclined:
         return None
     return SampleProfile(format="text"), columns
 
@@ -120,14 +117,14 @@ class _Scan:
             if not len(lines):
                 return first
             first[lines] += 1
-        raise _Declined
+        raise ColumnsDeclined
 
     def _byte(self, at: Ints) -> npt.NDArray[np.uint8]:
         return self.text[np.minimum(at, self.size - 1)]
 
     def _require(self, ok: Flags) -> None:
         if not bool(np.all(ok)):
-            raise _Declined
+            raise ColumnsDeclined
 
     def _numbers(self, start: Ints, end: Ints) -> U64s:
         """The value of each ``[start, end)``, which must be 1 to 19 digits: a digit of
@@ -189,7 +186,7 @@ class _Scan:
             owner[mine] = at[np.searchsorted(node_lines[at], owned[mine], side="right") - 1]
 
         if len(set(top_names)) < len(top_names):
-            raise _Declined  # a header twice: releases merge or replace it
+            raise ColumnsDeclined  # a header twice: releases merge or replace it
         names = list(dict.fromkeys(top_names + callee_names + target_names))
         ids = dict(zip(names, range(len(names)), strict=True)).__getitem__
         is_top = header[node_lines]
