@@ -130,21 +130,29 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
         return 0
     rel = args.release
-    result = ops.merge_samples(inputs, merge_options(args))
-    for diagnostic in result.diagnostics:
-        print_diagnostic(diagnostic)
-    profile = result.profile
-    note = ops.filter_sample_functions(profile, args.function, args.no_function)
-    if note is not None:
-        sys.stderr.write(
-            f"{note.removed} of {note.total} functions in the original profile are filtered.\n"
-        )
+    options = merge_options(args)
     output_format = args.output_format or ops.default_output_format(rel)
-    ops.check_writable(output_format, profile, args.output)
     opts = output_options(args)
+    written = None
+    if not args.function and not args.no_function:
+        written = ops.encode_merged_columns(inputs, options, output_format, opts)
+    if written is not None:  # merged and written as columns: no diagnostics, no filter
+        data, profile = written
+    else:
+        result = ops.merge_samples(inputs, options)
+        for diagnostic in result.diagnostics:
+            print_diagnostic(diagnostic)
+        profile = result.profile
+        note = ops.filter_sample_functions(profile, args.function, args.no_function)
+        if note is not None:
+            sys.stderr.write(
+                f"{note.removed} of {note.total} functions in the original profile are filtered.\n"
+            )
+    ops.check_writable(output_format, profile, args.output)
     for warning in ops.writer_warnings(output_format, profile, opts):
         sys.stderr.write(f"warning: {warning}\n")
-    data = ops.encode_sample(profile, output_format, opts, args.output, rel)
+    if written is None:
+        data = ops.encode_sample(profile, output_format, opts, args.output, rel)
     if args.output == "-":
         sys.stdout.flush()
         sys.stdout.buffer.write(data)

@@ -16,6 +16,7 @@ from array import array
 from dataclasses import dataclass, field
 
 import numpy as np
+import numpy.typing as npt
 
 U64 = (1 << 64) - 1
 #: a ULEB128 of at most this many bytes holds 63 bits, one more byte the 64th
@@ -148,6 +149,13 @@ def encode_run(values: list[int]) -> tuple[bytes, np.ndarray]:
         arr = np.frombuffer(array("Q", values), dtype=np.uint64)
     except OverflowError:  # a negative or wider than 64 bits
         return _encode_scalar(values)
+    return encode_array(arr)
+
+
+def encode_array(arr: npt.NDArray[np.uint64]) -> tuple[bytes, np.ndarray]:
+    """:func:`encode_run` of numbers already in an array."""
+    if not len(arr):
+        return b"", np.zeros(0, dtype=np.int64)
     nbytes = np.ones(len(arr), dtype=np.int64)
     for k in range(1, 10):
         nbytes += arr >= np.uint64(1 << (7 * k))

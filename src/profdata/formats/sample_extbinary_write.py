@@ -19,6 +19,7 @@ from __future__ import annotations
 import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from profdata.formats._binary import ByteWriter
 from profdata.formats._uleb import encode_run
@@ -56,6 +57,7 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_map_order import profile_map_order
 from profdata.model.sample_summary import summarize_profile
+from profdata.model.summary import ProfileSummary
 
 UNIQ_SUFFIX = ".__uniq."  # FunctionSamples::UniqSuffix
 
@@ -111,7 +113,10 @@ class ExtBinaryWriteOptions:
     string_map_profiles: bool = False
 
 
-class _Writer:
+class SectionWriter:
+    """The sections of one profile; the column writer (``sample_column_write``) gives
+    it other names, summary and profile bodies."""
+
     def __init__(self, profile: SampleProfile, options: ExtBinaryWriteOptions) -> None:
         self.profile = profile
         self.options = options
@@ -218,7 +223,7 @@ class _Writer:
         out.bytes(encode_run(values)[0])
 
     # -- profiles ------------------------------------------------------------
-    def lbr_profiles(self, out: ByteWriter, profiles: Sequence[FunctionSamples]) -> None:
+    def lbr_profiles(self, out: ByteWriter, profiles: Sequence[Any]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
         ordered = sort_func_profiles(profiles, self.md5, self.options.string_map_profiles)
         encoder = BodyEncoder(self.name_index, self.md5, lambda fs: self.context_number(fs.context))
@@ -257,10 +262,17 @@ class _Writer:
                 self.metadata(values, callee)
 
     # -- sections ------------------------------------------------------------
-    def section(
-        self, index: int, profiles: Sequence[FunctionSamples], map_order: Sequence[FunctionSamples]
-    ) -> bytes:
-        """``writeOneSection``: the flags LLVM sets first, then the section's bytes."""
+    def summary(self) -> ProfileSummary:
+        return summarize_profile(
+            self.profile,
+            skip_duplicated=self.options.skip_duplicated_into_base,
+            md5_frames=self.options.md5_frames,
+            string_map=self.options.string_map_profiles,
+        )
+
+    def section(self, index: int, profiles: Sequence[Any], map_order: Sequence[Any]) -> bytes:
+        """``writeOneSection``: the flags LLVM sets first, then the section's bytes.
+        ``profiles``/``map_order``: what :meth:`lbr_profiles` and :meth:`metadata` take."""
         profile = self.profile
         kind = self.layout[index]
         if kind == SecType.FUNC_METADATA:
@@ -277,15 +289,7 @@ class _Writer:
                 self.add_flag(kind, FLAG_FS_DISCRIMINATOR)
         out = ByteWriter()
         if kind == SecType.PROFILE_SUMMARY:
-            skip = self.options.skip_duplicated_into_base
-            md5_frames = self.options.md5_frames
-            summary = summarize_profile(
-                profile,
-                skip_duplicated=skip,
-                md5_frames=md5_frames,
-                string_map=self.options.string_map_profiles,
-            )
-            write_summary(out, summary)
+            write_summary(out, self.summary())
         elif kind == SecType.NAME_TABLE:
             self.name_table(out)
         elif kind == SecType.CS_NAME_TABLE:
@@ -322,13 +326,29 @@ def write(
 ) -> bytes:
     """``SampleProfileWriterExtBinary::write``: header, sections, then the patched table."""
     opts = options or ExtBinaryWriteOptions()
-    writer = _Writer(profile, opts)
+    writer = SectionWriter(profile, opts)
     writer.collect_names()
     if map_order is not None:
         order = list(map_order)
     else:
         order = profile_map_order(profile, opts.md5_frames, writer.md5, opts.string_map_profiles)
     everything = list(profile.profiles.values())
+    nested = [fs for fs in order if fs.callsite_samples]
+    flat = [fs for fs in order if not fs.callsite_samples]
+    return assemble(writer, everything, nested, flat, order)
+
+
+def assemble(
+    writer: SectionWriter,
+    everything: Sequence[Any],
+    nested: Sequence[Any],
+    flat: Sequence[Any],
+    map_order: Sequence[Any],
+) -> bytes:
+    """The header, the sections in LLVM's write order and the patched section table;
+    ``nested``/``flat``: the profiles with and without inlinees in map order (the
+    split layout's two LBR sections)."""
+    opts = writer.options
     layout = writer.layout
     out = ByteWriter()
     out.uleb128(sp_magic(SPF_EXT_BINARY))
@@ -338,9 +358,7 @@ def write(
     out.bytes(b"\xff" * (32 * len(layout)))
     entries: list[tuple[int, int, int, int]] = [(0, 0, 0, 0)] * len(layout)
     if opts.split_layout:
-        nested = [fs for fs in order if fs.callsite_samples]
-        flat = [fs for fs in order if not fs.callsite_samples]
-        sections: list[tuple[int, list[FunctionSamples]]] = [
+        sections: list[tuple[int, Sequence[Any]]] = [
             (0, everything), (1, everything), (3, nested), (2, nested),
             (5, flat), (4, flat), (6, everything), (7, everything),
         ]  # fmt: skip
@@ -351,7 +369,7 @@ def write(
         if opts.split_layout and index in SPLIT_FLAT_SECTIONS:
             writer.flags[index] |= FLAG_FLAT
         start = len(out)
-        data = writer.section(index, profiles, order)
+        data = writer.section(index, profiles, map_order)
         out.bytes(data)
         entries[index] = (int(layout[index]), writer.flags[index], start, len(data))
     for i, entry in enumerate(entries):

@@ -33,6 +33,8 @@ from profdata.errors import (
 from profdata.formats import sample_binary, sample_compact, sample_extbinary_write, sample_text
 from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
+from profdata.formats.sample_column_order import ColumnOrder
+from profdata.formats.sample_column_write import write_binary, write_extbinary, write_text
 from profdata.formats.sample_registry import open_sample
 from profdata.model.names import md5_hash
 from profdata.model.sample import (
@@ -53,7 +55,7 @@ from profdata.model.sample_layout import (
 from profdata.model.sample_map_order import merge_map_key, release_map_order
 from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
 from profdata.ops.merge_inputs import WeightedFile
-from profdata.ops.merge_sample_columns import merge_columns
+from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
 from profdata.releases import Release
 from profdata.releases import release as default_release
 
@@ -443,6 +445,63 @@ def _encode_once(
     if output_format == "compbinary":
         return sample_compact.write(profile, rel)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
+
+
+def encode_merged_columns(
+    inputs: Sequence[WeightedFile],
+    options: SampleMergeOptions,
+    output_format: str,
+    out: SampleOutputOptions,
+) -> tuple[bytes, SampleProfile] | None:
+    """The output of ``merge --sample`` written straight from the merged columns, and
+    the merged profile's flags and symbol list (for the writer's warnings); ``None``
+    when the merge or the writer needs objects.
+
+    Taken for text, binary and ext-binary output of plain profiles when nothing but
+    the merge runs: no remapping, symbol list file, cold-context or layout option,
+    size limit (the caller leaves out ``--function``/``--no-function``), and not in
+    LLVM 13; not for MD5 names, nor pre-inlined profiles written as ext-binary
+    (their attributes are metadata).
+    """
+    release = options.release
+    if (
+        output_format not in ("text", "binary", "extbinary")
+        or options.remapping
+        or options.prof_sym_list
+        or options.merge_cold_context
+        or options.trim_cold_context
+        or options.profile_layout
+        or out.size_limit
+        or release.sample_string_map_profiles
+    ):
+        return None
+    with collector_paused():
+        # one input is its own merge, unless it repeats a key (the merge sums those)
+        summed = input_as_columns(inputs[0], release) if len(inputs) == 1 else None
+        order = None if summed is None else ColumnOrder(summed[1])
+        if summed is None or order is None or not order.ordered():
+            summed = merge_as_columns(inputs, release, options.processes)
+            if summed is None:
+                return None
+            order = ColumnOrder(summed[1])
+            if not order.ordered():
+                return None
+        merged, _, symbols = summed
+        if merged.is_md5 or (merged.is_preinlined and output_format == "extbinary"):
+            return None
+        if symbols and not options.drop_profile_symbol_list:
+            merged.symbol_list = tuple(symbols)
+        if output_format == "text":
+            return write_text(order, out.split_layout), merged
+        if output_format == "binary":
+            return write_binary(order), merged
+        ext = sample_extbinary_write.ExtBinaryWriteOptions(
+            compress_all_sections=out.compress_all_sections,
+            use_md5=out.use_md5,
+            partial=out.gen_partial_profile,
+            split_layout=out.split_layout,
+        )
+        return write_extbinary(order, merged, ext), merged
 
 
 def default_output_format(release: Release) -> str:

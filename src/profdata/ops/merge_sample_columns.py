@@ -37,6 +37,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from contextlib import closing
+from dataclasses import replace
 from functools import partial
 
 import numpy as np
@@ -45,9 +46,8 @@ import numpy.typing as npt
 from profdata.errors import ProfdataError
 from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
-from profdata.formats.sample_columns import ProfileColumns, read_binary_columns, read_columns
-from profdata.formats.sample_registry import detect
-from profdata.formats.sample_text_columns import read_text_columns
+from profdata.formats.sample_column_reads import ColumnRead, read_sample_columns
+from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.instr import distinct
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import (
@@ -363,6 +363,29 @@ class _Merge:
             self.location_index.insert(distinct, numbers)
         return ids
 
+    def columns(self) -> ProfileColumns:
+        """The merged nodes, body lines and call targets as columns (plain profiles:
+        a node's context is its name); names numbered as first met."""
+        index = dict(self.target_names)  # a target name's number is its index
+        node_name = [index.setdefault(c.name, len(index)) for c in self.node_context]
+        body, targets = self.body, self.targets
+        locations = np.array(list(self.locations), dtype=np.uint64)
+        return ProfileColumns(
+            names=list(index),
+            contexts=None,
+            node_parent=np.array(self.node_parent, dtype=np.int64),
+            node_name=np.array(node_name, dtype=np.int64),
+            node_total=self.totals,
+            node_head=self.heads,
+            node_site=np.array(self.node_site, dtype=np.uint64),
+            rec_node=body.keys >> _LOC_BITS,
+            rec_loc=locations[body.keys & ((1 << _LOC_BITS) - 1)],
+            rec_samples=body.counts,
+            tgt_rec=targets.keys >> _NAME_BITS,
+            tgt_name=targets.keys & ((1 << _NAME_BITS) - 1),
+            tgt_count=targets.counts,
+        )
+
     def profiles(self) -> dict[SampleContext, FunctionSamples]:
         """The merged map, built once; dicts filled in first-seen order."""
         totals, heads = self.totals.tolist(), self.heads.tolist()
@@ -410,45 +433,99 @@ class _Merge:
         return {self.node_context[n]: nodes[n] for n in self.top_order}
 
 
-_READERS = {"extbinary": read_columns, "binary": read_binary_columns, "text": read_text_columns}
-
-
 def merge_columns(
     inputs: Sequence[WeightedFile], release: Release, processes: int = 0
 ) -> tuple[SampleProfile, set[str]] | None:
     """The merged profile (flags set, symbol list not) and the inputs' symbols; ``None``
     when the record-by-record merge must do it.  ``processes``: 1 reads every input
     here, 0 lets a second process read every other one when a CPU is idle."""
+    with collector_paused():  # numbering makes many small acyclic objects
+        summed = _summed(inputs, release, processes)
+        if summed is None:
+            return None
+        merge, merged, symbols = summed
+        merged.profiles = merge.profiles()
+    return merged, symbols
+
+
+def merge_as_columns(
+    inputs: Sequence[WeightedFile], release: Release, processes: int = 0
+) -> tuple[SampleProfile, ProfileColumns, set[str]] | None:
+    """:func:`merge_columns` without building the merged profile's objects: its flags
+    (no functions), its functions as columns (names in first-seen order, nodes in
+    numbering order), and the inputs' symbols; plain profiles only (``None`` for CS
+    and probe-based ones, whose contexts, checksums and attributes are objects)."""
+    with collector_paused():
+        summed = _summed(inputs, release, processes)
+        if summed is None:
+            return None
+        merge, merged, symbols = summed
+        if merged.is_cs or merged.is_probe_based:
+            return None
+        return merged, merge.columns(), symbols
+
+
+def input_as_columns(
+    entry: WeightedFile, release: Release
+) -> tuple[SampleProfile, ProfileColumns, set[str]] | None:
+    """:func:`merge_as_columns` of one input: its own columns, counts times its weight.
+    The columns may repeat a key where the file does (the merge would sum them):
+    the caller checks.  ``None`` where :func:`merge_as_columns` would decline."""
+    if entry.path == "-":
+        return None
+    read = _read(entry, release)
+    if read is None:
+        return None
+    profile, cols = read
+    if cols is None or profile.is_cs or profile.is_probe_based:
+        return None
+    if entry.weight != 1:
+        if entry.weight * cols.count_sum() >= _BOUND:
+            return None
+        w = np.uint64(entry.weight)
+        cols = replace(
+            cols,
+            node_total=cols.node_total * w,
+            node_head=cols.node_head * w,
+            rec_samples=cols.rec_samples * w,
+            tgt_count=cols.tgt_count * w,
+        )
+    merged = SampleProfile(
+        format="merged",
+        is_preinlined=profile.is_preinlined,
+        is_fs=profile.is_fs,
+        is_md5=profile.is_md5,
+    )
+    return merged, cols, set(profile.symbol_list or ())
+
+
+def _summed(
+    inputs: Sequence[WeightedFile], release: Release, processes: int
+) -> tuple[_Merge, SampleProfile, set[str]] | None:
     if any(entry.path == "-" for entry in inputs):
         return None  # standard input cannot be read twice
     merge = _Merge(release)
     merged = SampleProfile(format="merged")
     symbols: set[str] = set()
-    with collector_paused():  # numbering makes many small acyclic objects
-        reads = read_in_order(inputs, partial(_read, release=release), processes)
-        with closing(reads):
-            if not _add_all(inputs, reads, merge, merged, symbols):
-                return None
-        merged.profiles = merge.profiles()
-    return merged, symbols
+    reads = read_in_order(inputs, partial(_read, release=release), processes)
+    with closing(reads):
+        if not _add_all(inputs, reads, merge, merged, symbols):
+            return None
+    return merge, merged, symbols
 
 
-_Read = tuple[SampleProfile, ProfileColumns | None]
-
-
-def _read(entry: WeightedFile, release: Release) -> _Read | None:
+def _read(entry: WeightedFile, release: Release) -> ColumnRead | None:
     """One input as its format's column reader reads it; None to decline."""
     try:
         view = map_file(entry.path)
-        reader = _READERS.get(detect(view, release, entry.path).name)
     except ProfdataError:
         return None
-    return None if reader is None else reader(view, entry.path, release)
+    return read_sample_columns(view, entry.path, release)
 
 
 def _add_all(
     inputs: Sequence[WeightedFile],
-    reads: Iterable[_Read | None],
+    reads: Iterable[ColumnRead | None],
     merge: _Merge,
     merged: SampleProfile,
     symbols: set[str],
@@ -474,4 +551,4 @@ def _add_all(
     return True
 
 
-__all__ = ["merge_columns"]
+__all__ = ["input_as_columns", "merge_as_columns", "merge_columns"]

@@ -12,7 +12,8 @@ order of the reader's ``std::unordered_map``.  ``--counts`` and
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
 
 from profdata.errors import ProfdataError, UsageError
 from profdata.formats._files import input_bytes
@@ -31,6 +32,7 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_map_order import release_map_order
 from profdata.model.summary import ProfileSummary
+from profdata.ops.show_sample_columns import ColumnDump, quote_json, read_for_dump
 from profdata.ops.show_text import _render_detailed
 from profdata.releases import Release
 
@@ -84,8 +86,51 @@ def show_sample_bytes(
     named = show_named_bytes(view, path, options, release)
     if named is not None:
         return named
+    from_columns = show_columns_bytes(view, path, options, release)
+    if from_columns is not None:
+        return from_columns
     profile = read_sample_bytes(view, path, release)
     return show_sample(profile, options, release)
+
+
+def show_columns_bytes(
+    view: memoryview, path: str | None, options: SampleShowOptions, release: Release
+) -> SampleShowOutput | None:
+    """The dump of every function, as text or JSON, printed from columns
+    (:mod:`~profdata.ops.show_sample_columns`);
+    ``None`` when the object path must print it.  The summary and symbol list come
+    from the same read; a hot list ranks functions in the reader's map order and
+    a text profile's summary is computed from objects: those take the object path."""
+    if options.show_format not in ("text", "json") or (
+        options.function and not options.all_functions
+    ):
+        return None
+    read = read_for_dump(view, path, release)
+    if read is None:
+        return None
+    profile, cols = read
+    topn = options.topn if release.show_sample_topn else 0
+    hot_list = options.hot_func_list or topn
+    dump = ColumnDump(cols)
+    if not dump.ordered():
+        return None
+    if profile.format == "text" and (options.detailed_summary or hot_list):
+        profile.summary = dump.summary()  # what the text reader computes
+    result = SampleShowOutput()
+    out = [dump.json() if options.show_format == "json" else dump.text()]
+    _append_tail(out, result, profile, replace(options, hot_func_list=False, topn=0), release)
+    if hot_list:
+        rows, nodes = dump.hot_rows(release)
+        out.append(
+            hot_list_text(
+                [HotRow(*row) for row in rows],
+                lambda i: dump.entry_samples(nodes[i]),
+                profile.summary or ProfileSummary(),
+                topn,
+            )
+        )
+    result.text = "".join(out)
+    return result
 
 
 def takes_named_read(options: SampleShowOptions) -> bool:
@@ -160,6 +205,19 @@ def show_sample(
         if as_json:
             raise UsageError(JSON_NEEDS_ALL)
         out.append(_dump_named(named, options.function, release))
+    _append_tail(out, result, profile, options, release)
+    result.text = "".join(out)
+    return result
+
+
+def _append_tail(
+    out: list[str],
+    result: SampleShowOutput,
+    profile: SampleProfile,
+    options: SampleShowOptions,
+    release: Release,
+) -> None:
+    """What follows the dump: the symbol list, the summaries, the hot function list."""
     if options.show_prof_sym_list:
         if profile.symbol_list is None:
             result.warnings.append(NO_SYMBOL_LIST_WARNING)
@@ -173,8 +231,6 @@ def show_sample(
     topn = options.topn if release.show_sample_topn else 0  # 13: --topn is instr only
     if options.hot_func_list or topn:
         out.append(hot_function_list(profile, summary, topn, release))
-    result.text = "".join(out)
-    return result
 
 
 def _dump_named(profile: SampleProfile, function: str, release: Release) -> str:
@@ -239,30 +295,6 @@ def _type_counts(loc: object, types: dict[str, int], md5: bool) -> str:
 
 
 # -- JSON --------------------------------------------------------------------------
-def _quote(text: str) -> str:
-    """``llvm::json`` string quoting (invalid UTF-8 becomes U+FFFD, as ``fixUTF8`` does)."""
-    if text.isascii() and text.isprintable() and '"' not in text and "\\" not in text:
-        return f'"{text}"'
-    data = name_bytes(text).decode("utf-8", "replace")
-    out = ['"']
-    for ch in data:
-        code = ord(ch)
-        if ch in '"\\':
-            out.append("\\" + ch)
-        elif code >= 0x20:
-            out.append(ch)
-        elif ch == "\t":
-            out.append("\\t")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        else:
-            out.append(f"\\u{code:04x}")
-    out.append('"')
-    return "".join(out)
-
-
 class _JsonWriter:
     """``json::OStream`` with indent 2 over the objects of ``dumpFunctionProfileJson``,
     written straight to text; member order and empty-member omission are LLVM's."""
@@ -275,7 +307,7 @@ class _JsonWriter:
     def quote(self, name: str) -> str:
         quoted = self.quoted.get(name)
         if quoted is None:
-            quoted = self.quoted[name] = _quote(name)
+            quoted = self.quoted[name] = quote_json(name)
         return quoted
 
     def function(self, fs: FunctionSamples, indent: int, top_level: bool) -> None:
@@ -361,22 +393,42 @@ def hot_function_list(
     profile: SampleProfile, summary: ProfileSummary, topn: int, release: Release
 ) -> str:
     """``showHotFunctionList``: functions whose largest body sample reaches the 99% count."""
+    ordered = release_map_order(profile, release, profile.is_md5)
+    string_map = release.sample_string_map_profiles
+    rows = [
+        HotRow(spelled(fs.context, string_map), fs.total_samples, fs.max_body_sample())
+        for fs in ordered
+    ]
+    return hot_list_text(
+        rows, lambda i: ordered[i].head_samples_estimate(profile.is_cs), summary, topn
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class HotRow:
+    """What the hot list needs of one function: its printed name, TotalSamples and its
+    largest body sample (inlinees included)."""
+
+    name: str
+    total: int
+    max_sample: int
+
+
+def hot_list_text(
+    rows: list[HotRow], estimate: Callable[[int], int], summary: ProfileSummary, topn: int
+) -> str:
+    """The hot list of ``rows`` (the reader's map order, which orders equal totals);
+    ``estimate(i)``: the entry samples of ``rows[i]``, asked for printed rows only."""
     threshold = 0
     for entry in summary.detailed:
         if entry.cutoff == HOT_FUNC_CUTOFF:
             threshold = entry.min_count
             break
-    ordered = release_map_order(profile, release, profile.is_md5)
-    total_all = 0
-    hot: list[tuple[FunctionSamples, int]] = []
-    for fs in ordered:
-        total_all = (total_all + fs.total_samples) & ((1 << 64) - 1)
-        max_sample = fs.max_body_sample()
-        if max_sample >= threshold:
-            hot.append((fs, max_sample))
-    hot.sort(key=lambda item: -item[0].total_samples)
-    hot_total = sum(fs.total_samples for fs, _ in hot) & ((1 << 64) - 1)
-    count = len(ordered)
+    total_all = sum(row.total for row in rows) & ((1 << 64) - 1)
+    hot = [i for i, row in enumerate(rows) if row.max_sample >= threshold]
+    hot.sort(key=lambda i: -rows[i].total)
+    hot_total = sum(rows[i].total for i in hot) & ((1 << 64) - 1)
+    count = len(rows)
     share = hot_total / total_all * 100 if total_all else 0.0
     func_share = len(hot) / count * 100 if count else float("nan")
     lines = [
@@ -386,16 +438,16 @@ def hot_function_list(
         "are from hot functions.\n",
         _columns(["Total sample (%)", "Max sample", "Entry sample", "Function name"]),
     ]
-    rows = hot[:topn] if topn else hot
-    for fs, max_sample in rows:
-        percent = fs.total_samples * 100.0 / total_all if total_all else 0.0
+    for i in hot[:topn] if topn else hot:
+        row = rows[i]
+        percent = row.total * 100.0 / total_all if total_all else 0.0
         lines.append(
             _columns(
                 [
-                    f"{fs.total_samples} ({_percent(percent)})",
-                    str(max_sample),
-                    str(fs.head_samples_estimate(profile.is_cs)),
-                    spelled(fs.context, release.sample_string_map_profiles),
+                    f"{row.total} ({_percent(percent)})",
+                    str(row.max_sample),
+                    str(estimate(i)),
+                    row.name,
                 ]
             )
         )

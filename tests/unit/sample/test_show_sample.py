@@ -13,11 +13,11 @@ from profdata.ops.show_sample import (
     SEC_INFO_WARNING,
     SampleShowOptions,
     _columns,
-    _quote,
     dump_json,
     show_sample,
     show_sample_bytes,
 )
+from profdata.ops.show_sample_columns import quote_json as _quote
 from profdata.releases import release
 
 R22 = release(22)

@@ -1,0 +1,207 @@
+"""Sample profile columns put in the order LLVM's printers and text writer walk them.
+
+``FunctionSamples::print``, ``dumpJson`` and ``SampleProfileWriterText`` walk a
+profile the same way: top-level profiles by TotalSamples descending then name
+(``sortFuncProfiles``), and in each profile its body lines by location, each
+line's call targets by count descending then name, then its call sites by
+location and the callees at one site by name, recursively.  The object
+printers sort one small dict at a time; :class:`ColumnOrder` sorts every
+node, line and target of a :class:`~profdata.formats.sample_columns.ProfileColumns`
+at once, so that a printer only formats.
+
+Columns come from one file (a column reader) or a merge; a file may repeat a
+function, a callee at one site, a body line or a call target, which the
+object readers sum (and some releases replace): :meth:`ColumnOrder.ordered`
+answers False for those, and the caller takes the object path.  Names are
+ordered as ``StringRef`` bytes (plain names only: MD5 names, which order as
+numbers from LLVM 18, are the caller's to decline).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+import numpy as np
+
+from profdata.formats.sample_columns import ProfileColumns
+from profdata.model.instr import distinct
+from profdata.model.names import name_bytes
+from profdata.model.record_table import Ints
+from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
+
+U32 = 0xFFFFFFFF
+
+
+def _name_ranks(names: Sequence[str]) -> tuple[Ints, Ints]:
+    """Each name-table entry's first index (equal names are one name) and its rank in
+    byte order, as ``StringRef`` compares them."""
+    first: dict[str, int] = {}
+    canon = np.array([first.setdefault(n, i) for i, n in enumerate(names)], dtype=np.int64)
+    unique = list(first)
+    if all(map(str.isascii, unique)):  # code points are the bytes
+        ordered = sorted(range(len(unique)), key=unique.__getitem__)
+    else:
+        keys = [name_bytes(n) for n in unique]
+        ordered = sorted(range(len(unique)), key=keys.__getitem__)
+    rank_of_unique = np.empty(len(unique), dtype=np.int64)
+    rank_of_unique[np.array(ordered, dtype=np.int64)] = np.arange(len(unique), dtype=np.int64)
+    position = np.zeros(len(names), dtype=np.int64)
+    position[np.array(list(first.values()), dtype=np.int64)] = np.arange(
+        len(unique), dtype=np.int64
+    )
+    return canon, rank_of_unique[position[canon]]
+
+
+def _has_repeats(keys: Ints) -> bool:
+    return len(distinct(keys)) != len(keys)
+
+
+def location_text(value: int) -> str:
+    """``LineLocation``'s text of a packed ``offset << 32 | discriminator``."""
+    line, disc = value >> 32, value & U32
+    return f"{line}.{disc}" if disc else str(line)
+
+
+class ColumnOrder:
+    """The columns in print order: ``top`` (top-level nodes), ``children`` (each node's
+    inlined callees), ``order`` (body lines; a node's lines are ``first_line[node]``
+    up to ``first_line[node + 1]``) and the call targets by line."""
+
+    def __init__(self, cols: ProfileColumns) -> None:
+        self.cols = cols
+        self.names = cols.names
+        self.canon, self.rank = _name_ranks(cols.names)
+
+    def ordered(self) -> bool:
+        """Put everything in print order; False for a profile the object path must
+        print (a repeat the object readers would sum)."""
+        return self.tree() and self.lines()
+
+    def tree(self) -> bool:
+        """Depths, each node's inlined callees in print order (call site, then name) and
+        the top-level order (TotalSamples descending, then name); False for a repeat."""
+        cols = self.cols
+        parents = cols.node_parent
+        depths = [0] * len(parents)
+        for node, parent in enumerate(parents.tolist()):
+            if parent >= 0:
+                depths[node] = depths[parent] + 1
+        self.depths = np.array(depths, dtype=np.int64)
+        top = np.flatnonzero(parents < 0)
+        if _has_repeats(self.canon[cols.node_name[top]]):
+            return False
+        by = np.lexsort((self.rank[cols.node_name[top]], ~cols.node_total[top]))
+        self.top = top[by].tolist()
+        inner = np.flatnonzero(parents >= 0)
+        self.site_values, site_ids = np.unique(cols.node_site[inner], return_inverse=True)
+        site_ids = site_ids.reshape(-1)
+        self.children: list[list[int]] = [[] for _ in range(len(parents))]
+        self.site_of = [0] * len(parents)
+        if len(inner):
+            names = len(self.names)
+            keys = (parents[inner] * len(self.site_values) + site_ids) * names
+            if _has_repeats(keys + self.canon[cols.node_name[inner]]):
+                return False
+            by = np.lexsort((self.rank[cols.node_name[inner]], site_ids, parents[inner]))
+            children = self.children
+            for node, parent in zip(inner[by].tolist(), parents[inner][by].tolist(), strict=True):
+                children[parent].append(node)
+            site_of = self.site_of
+            for node, site in zip(inner.tolist(), site_ids.tolist(), strict=True):
+                site_of[node] = site
+        return True
+
+    def lines(self) -> bool:
+        """Body lines in print order (by node, then location) and where each node's
+        lines start; call targets in print order (by line, count descending, then
+        name); False for a repeat the object readers would sum."""
+        cols = self.cols
+        self.loc_values, loc_ids = np.unique(cols.rec_loc, return_inverse=True)
+        loc_ids = loc_ids.reshape(-1)
+        keys = cols.rec_node * max(len(self.loc_values), 1) + loc_ids
+        order = np.argsort(keys, kind="stable")
+        in_order = keys[order]
+        if len(in_order) > 1 and bool(np.any(in_order[1:] == in_order[:-1])):
+            return False
+        self.order = order
+        self.line_loc = loc_ids[order]
+        self.line_depth = self.depths[cols.rec_node[order]]
+        self.first_line = np.searchsorted(
+            cols.rec_node[order], np.arange(len(cols.node_parent) + 1, dtype=np.int64)
+        )
+        position = np.empty(len(order), dtype=np.int64)
+        position[order] = np.arange(len(order), dtype=np.int64)
+        line = position[cols.tgt_rec]
+        if _has_repeats(line * len(self.names) + self.canon[cols.tgt_name]):
+            return False
+        by = np.lexsort((self.rank[cols.tgt_name], ~cols.tgt_count, line))
+        self.target_line = line[by]
+        self.target_name = cols.tgt_name[by]
+        self.target_count = cols.tgt_count[by]
+        return True
+
+    def line_starts(self, start: Callable[[int, int], str]) -> list[str]:
+        """``start(depth, location)`` of each body line in print order (``location``
+        packed as ``offset << 32 | discriminator``), made once per (depth, location)
+        pair that occurs."""
+        values = self.loc_values.tolist()
+        count = max(len(values), 1)
+        pair = self.line_depth * count + self.line_loc
+        depths = int(self.depths.max(initial=0)) + 1
+        if depths * count <= 2 * len(pair) + 1024:
+            table = [start(d, v) for d in range(depths) for v in values]
+        else:  # deep and varied: only the pairs that occur
+            pairs, pair = np.unique(pair, return_inverse=True)
+            table = [start(p // count, values[p % count]) for p in pairs.tolist()]
+        return [table[p] for p in pair.reshape(-1).tolist()]
+
+    def calls(
+        self, piece: Callable[[int], Callable[[str, int], str]], lead: str, sep: str = ""
+    ) -> list[str]:
+        """Each body line's call targets as one text (``""`` without any): ``lead``, then
+        ``piece(depth)(name, count)`` of each target joined by ``sep``, ``depth`` the
+        line's node's."""
+        calls = [""] * len(self.order)
+        lines = self.target_line
+        if not len(lines):
+            return calls
+        depth_of = self.line_depth[lines].tolist()
+        makers = [piece(d) for d in range(int(self.depths.max(initial=0)) + 1)]
+        names = self.names
+        pieces = [
+            makers[d](names[n], c)
+            for d, n, c in zip(
+                depth_of, self.target_name.tolist(), self.target_count.tolist(), strict=True
+            )
+        ]
+        starts = np.flatnonzero(np.concatenate([[True], lines[1:] != lines[:-1]]))
+        bounds = [*starts.tolist(), len(lines)]
+        for at, start, end in zip(lines[starts].tolist(), bounds[:-1], bounds[1:], strict=True):
+            calls[at] = lead + sep.join(pieces[start:end])
+        return calls
+
+    def summary(self) -> ProfileSummary:
+        """``SampleProfileSummaryBuilder`` over the columns, as a text reader computes it
+        (:func:`~profdata.model.sample_summary.summarize_samples`): every body line of
+        every node is a block, top-level profiles are the functions.  No node carries
+        attributes here, so no inlinee is skipped."""
+        cols = self.cols
+        top = cols.node_parent < 0
+        counts = cols.rec_samples
+        if len(counts):
+            values, freqs = np.unique(counts, return_counts=True)
+        else:
+            values, freqs = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
+        total = int(counts.sum(dtype=np.uint64))  # wraps as LLVM's uint64_t sum does
+        return ProfileSummary(
+            num_functions=int(top.sum()) & U32,
+            num_counts=len(counts) & U32,
+            max_function_count=int(cols.node_head[top].max(initial=0)),
+            max_count=int(values[-1]) if len(values) else 0,
+            max_internal_count=0,
+            total_count=total,
+            detailed=detailed_entries(values, freqs, total, DEFAULT_CUTOFFS),
+        )
+
+
+__all__ = ["ColumnOrder", "location_text"]
