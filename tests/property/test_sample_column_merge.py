@@ -240,6 +240,24 @@ def bumped(fs: FunctionSamples) -> FunctionSamples:
     return out
 
 
+def bumped_profile(profile: SampleProfile) -> SampleProfile:
+    return SampleProfile(profiles={c: bumped(fs) for c, fs in profile.profiles.items()})
+
+
+def twice_in_one_binary(profile: SampleProfile) -> bytes:
+    """An SPF_Binary file holding every function of ``profile`` twice (the reader sums
+    them): the same functions again with other counts, after the first ones, under
+    one name table (the same names give the same table)."""
+    first = sample_binary.write(profile)
+    second = sample_binary.write(bumped_profile(profile))
+    cur = ByteReader(memoryview(second))
+    sample_binary.read_magic(cur, sample_binary.SPF_BINARY)
+    sample_binary.read_summary(cur)
+    names = sample_binary.read_name_table(cur)
+    assert names == sample_binary.collect_names(profile.profiles.values())
+    return first + second[cur.pos :]
+
+
 @settings(
     max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
@@ -249,18 +267,10 @@ def test_repeated_profiles_in_one_binary_file(
 ) -> None:
     """SPF_Binary files may hold a function twice (the reader merges them): the same
     functions again with other counts, after the first ones, under one name table."""
-    again = SampleProfile(profiles={c: bumped(fs) for c, fs in profile.profiles.items()})
-    first, second = sample_binary.write(profile), sample_binary.write(again)
-    cur = ByteReader(memoryview(second))
-    sample_binary.read_magic(cur, sample_binary.SPF_BINARY)
-    sample_binary.read_summary(cur)
-    assert sample_binary.read_name_table(cur) == sample_binary.collect_names(
-        profile.profiles.values()
-    )
     path = tmp_path / "twice.binary"
-    path.write_bytes(first + second[cur.pos :])
+    path.write_bytes(twice_in_one_binary(profile))
     other = tmp_path / "other.binary"
-    other.write_bytes(second)
+    other.write_bytes(sample_binary.write(bumped_profile(profile)))
     columns, records, took = merged_both_ways([path, other], [weight, 1], 22)
     assert took
     assert_same(columns, records)

@@ -20,7 +20,6 @@ from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from profdata.formats import sample_binary, sample_text
-from profdata.formats._binary import ByteReader
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions
 from profdata.formats.sample_extbinary_write import write as write_extbinary
 from profdata.formats.sample_registry import read_sample_bytes
@@ -43,9 +42,9 @@ from profdata.releases import release
 from tests.property.test_sample_column_merge import (
     COUNTS,
     HUGE,
-    bumped,
     encode,
     profiles,
+    twice_in_one_binary,
 )
 
 pytestmark = pytest.mark.property
@@ -119,8 +118,8 @@ def test_columns_write_what_the_object_writers_write(
         if kind == "text":
             path.write_bytes(sample_text.write(profile))
         elif kind == "extbinary" and symbols:
-            listed = replace(profile, symbol_list=("cold", f"sym{index}"))
-            path.write_bytes(write_extbinary(listed))
+            with_symbols = replace(profile, symbol_list=("cold", f"sym{index}"))
+            path.write_bytes(write_extbinary(with_symbols))
         else:
             path.write_bytes(encode(profile, kind))
         paths.append(path)
@@ -162,14 +161,8 @@ def test_one_input_holding_a_function_twice(
 ) -> None:
     """A binary file with every function twice: its own columns repeat keys, so the
     merge of the one input sums them."""
-    again = SampleProfile(profiles={c: bumped(fs) for c, fs in profile.profiles.items()})
-    first, second = sample_binary.write(profile), sample_binary.write(again)
-    cur = ByteReader(memoryview(second))
-    sample_binary.read_magic(cur, sample_binary.SPF_BINARY)
-    sample_binary.read_summary(cur)
-    sample_binary.read_name_table(cur)
     path = tmp_path / "twice.binary"
-    path.write_bytes(first + second[cur.pos :])
+    path.write_bytes(twice_in_one_binary(profile))
     text, _, columns_text, _ = written_both_ways([path], [weight], 22, SampleOutputOptions())
     assert columns_text == text
 

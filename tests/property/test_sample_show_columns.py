@@ -17,8 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from profdata.errors import ProfdataError
-from profdata.formats import sample_binary, sample_text
-from profdata.formats._binary import ByteReader
+from profdata.formats import sample_text
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions
 from profdata.formats.sample_extbinary_write import write as write_extbinary
 from profdata.formats.sample_registry import read_sample_bytes
@@ -33,10 +32,10 @@ from profdata.releases import release
 from tests.property.test_sample_column_merge import (
     COUNTS,
     HUGE,
-    bumped,
     cs_profiles,
     encode,
     profiles,
+    twice_in_one_binary,
 )
 
 pytestmark = pytest.mark.property
@@ -118,13 +117,7 @@ def test_cs_profiles_take_the_object_path(probe: bool, number: int, data: st.Dat
 @given(profile=profiles(COUNTS))
 def test_a_function_twice_in_a_binary_file_declines(tmp_path: Path, profile: SampleProfile) -> None:
     """SPF_Binary files may hold a function twice (the reader sums them)."""
-    again = SampleProfile(profiles={c: bumped(fs) for c, fs in profile.profiles.items()})
-    first, second = sample_binary.write(profile), sample_binary.write(again)
-    cur = ByteReader(memoryview(second))
-    sample_binary.read_magic(cur, sample_binary.SPF_BINARY)
-    sample_binary.read_summary(cur)
-    sample_binary.read_name_table(cur)
-    data = first + second[cur.pos :]
+    data = twice_in_one_binary(profile)
     text, _, columns_text, _ = both_ways(data, SampleShowOptions(), 22)
     assert columns_text is None if profile.profiles else columns_text == text
 

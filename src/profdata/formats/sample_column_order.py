@@ -180,6 +180,20 @@ class ColumnOrder:
             calls[at] = lead + sep.join(pieces[start:end])
         return calls
 
+    def body_lines(self, start: Callable[[int, int], str], lead: str) -> list[str]:
+        """Each body line in print order as the text printers write it: ``start(depth,
+        location)``, the samples, then ``lead`` and `` name:count`` per call target."""
+        calls = self.calls(lambda _: lambda n, c: f" {n}:{c}", lead)
+        return [
+            f"{begin}{samples}{call}\n"
+            for begin, samples, call in zip(
+                self.line_starts(start),
+                self.cols.rec_samples[self.order].tolist(),
+                calls,
+                strict=True,
+            )
+        ]
+
     def summary(self) -> ProfileSummary:
         """``SampleProfileSummaryBuilder`` over the columns, as a text reader computes it
         (:func:`~profdata.model.sample_summary.summarize_samples`): every body line of

@@ -38,14 +38,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
     """``SampleProfileWriterText::write``; ``mark_flat``: LLVM 22's `` !Flat`` line after
     a top-level profile without call sites (``--split-layout`` with ``--text``)."""
     cols = order.cols
-    starts = order.line_starts(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ")
-    calls = order.calls(lambda _: lambda n, c: f" {n}:{c}", "")
-    body = [
-        f"{start}{samples}{call}\n"
-        for start, samples, call in zip(
-            starts, cols.rec_samples[order.order].tolist(), calls, strict=True
-        )
-    ]
+    body = order.body_lines(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
     names = cols.names
     node_name = cols.node_name.tolist()
     totals = cols.node_total.tolist()

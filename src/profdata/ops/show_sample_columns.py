@@ -62,14 +62,7 @@ class ColumnDump(ColumnOrder):
     def text(self) -> str:
         """``FunctionSamples::print`` of every function (no checksum, no vtables here)."""
         cols = self.cols
-        starts = self.line_starts(lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ")
-        calls = self.calls(lambda _: lambda n, c: f" {n}:{c}", ", calls:")
-        body = [
-            f"{start}{samples}{call}\n"
-            for start, samples, call in zip(
-                starts, self.cols.rec_samples[self.order].tolist(), calls, strict=True
-            )
-        ]
+        body = self.body_lines(lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:")
         names = self.names
         node_name = cols.node_name.tolist()
         totals = cols.node_total.tolist()
