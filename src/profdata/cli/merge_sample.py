@@ -20,8 +20,7 @@ from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
 from profdata.errors import UsageError
-from profdata.ops.merge import FailureMode, InputFailure
-from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.ops.merge_inputs import FailureMode, InputFailure, collect, read_remapping
 
 if TYPE_CHECKING:  # the sample readers and writers load only when a sample merge runs
     from profdata.ops.merge_sample import (

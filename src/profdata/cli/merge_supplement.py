@@ -120,7 +120,7 @@ def _report_input_error(error: ProfdataError, release: Release) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
-    from profdata.cli.merge import print_diagnostic
+    from profdata.cli.merge_instr import print_diagnostic
     from profdata.formats import text as text_format
     from profdata.formats.indexed_write import encode_indexed
     from profdata.formats.sample_registry import open_sample

@@ -30,7 +30,7 @@ import sys
 
 from profdata.cli._options import LlvmArgumentParser, format_hint, positional_count_error, ullong
 from profdata.cli._output import Output, output_over_input
-from profdata.cli.merge import print_diagnostic
+from profdata.cli.merge_instr import print_diagnostic
 from profdata.errors import (
     FileError,
     FormatError,

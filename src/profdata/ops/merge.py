@@ -17,16 +17,14 @@ happen) and in the result.  Release differences come from
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from enum import Enum
 
 import numpy as np
 import numpy.typing as npt
 
 from profdata import releases
-from profdata.errors import EmptyProfileError, MergeError, ProfdataError, UsageError
+from profdata.errors import EmptyProfileError, MergeError, ProfdataError
 from profdata.formats import open_instr
 from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
@@ -34,7 +32,13 @@ from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
 from profdata.model.memprof import MemProfData
 from profdata.model.names import name_bytes
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import (
+    FailureMode,
+    FilterNote,
+    InputFailure,
+    WeightedFile,
+    filter_regex,
+)
 from profdata.ops.merge_memprof import checked_input, load_memprof_input, merged_memprof
 from profdata.ops.merge_records import (
     CounterBatch,
@@ -65,14 +69,6 @@ _ENTRY_ONLY_CONFLICT = "cannot merge FunctionEntryOnly profiles and BB profiles 
 _BB_KINDS = ProfileKind.ENTRY_FIRST | ProfileKind.LOOP_ENTRIES
 
 
-class FailureMode(Enum):
-    """``--failure-mode``: when unreadable inputs make the whole merge fail."""
-
-    ANY = "any"  # failIfAnyAreInvalid (default)
-    ALL = "all"  # failIfAllAreInvalid
-    WARN = "warn"  # warnOnly (LLVM 18+)
-
-
 # -- diagnostics ----------------------------------------------------------------
 @dataclass(frozen=True)
 class RecordWarning:
@@ -89,23 +85,6 @@ class ContextWarning:
     """A problem while folding writer contexts: ``warning: message`` (first time only)."""
 
     kind: WarningKind
-
-
-@dataclass(frozen=True)
-class InputFailure:
-    """An input that contributed nothing: ``warning: FILE: message`` at the end of loading."""
-
-    path: str
-    message: str
-    error: ProfdataError | None = None
-
-
-@dataclass(frozen=True)
-class FilterNote:
-    """``--function``/``--no-function`` result: ``N of M functions ... are filtered.``."""
-
-    removed: int
-    total: int
 
 
 Diagnostic = RecordWarning | ContextWarning | InputFailure | FilterNote
@@ -362,21 +341,6 @@ def _reserved_key(rec: InstrRecord, weight: int, pseudo: bool, warn: list[Warnin
 def _has_data(rec: InstrRecord) -> bool:
     """``shouldEncodeData`` for ``--sparse``: some counter or bitmap byte is non-zero."""
     return bool(rec.counts.any()) or any(rec.bitmap)
-
-
-_MSVC_MANGLED = re.compile(r"[?@$_0-9A-Za-z]+")
-
-
-def filter_regex(pattern: str) -> re.Pattern[str] | None:
-    """LLVM's ``Regex`` for a filter; an MSVC-mangled name (``?...``) is taken literally."""
-    if not pattern:
-        return None
-    if pattern.startswith("?") and _MSVC_MANGLED.fullmatch(pattern):
-        pattern = re.escape(pattern)
-    try:
-        return re.compile(pattern)
-    except re.error as exc:
-        raise UsageError(f"invalid regular expression {pattern!r}: {exc}") from exc
 
 
 # -- the whole merge -------------------------------------------------------------

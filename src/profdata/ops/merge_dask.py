@@ -34,15 +34,13 @@ from profdata.errors import MergeError, UsageError
 from profdata.formats.indexed_write import encode_indexed
 from profdata.ops.merge import (
     Diagnostic,
-    FailureMode,
-    InputFailure,
     MergeOptions,
     MergeResult,
     RecordWarning,
     Reporter,
     merge_instr,
 )
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 
 #: inputs per chunk when the caller does not say: a chunk's fixed cost (reading the
 #: first profile's shape, encoding the partial profile) is then a small share of it

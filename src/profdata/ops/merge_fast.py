@@ -69,28 +69,26 @@ from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import md5_hashes, name_bytes
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
+from profdata.ops.cpus import idle_cpus
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
     MAX_RAW_COUNTER,
-    FilterNote,
-    InputFailure,
     InstrProfWriter,
     MergeOptions,
     RecordWarning,
     Reporter,
     WriterContext,
-    filter_regex,
     input_failure,
     large_counter_failure,
     vtable_names_error,
 )
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FilterNote, InputFailure, WeightedFile, filter_regex
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
 from profdata.ops.merge_value_store import ValueStore, add_found, add_scaled, beyond_cut
-from profdata.ops.merge_workers import LoadStep, TaggedReporter, idle_cpus
+from profdata.ops.merge_workers import LoadStep, TaggedReporter
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary

@@ -20,9 +20,9 @@ from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
-from profdata.ops.merge import Diagnostic, FailureMode, MergeOptions, merge_instr
+from profdata.ops.merge import Diagnostic, MergeOptions, merge_instr
 from profdata.ops.merge_dask import DEFAULT_CHUNK_SIZE, merge_on_dask
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, WeightedFile
 from profdata.releases import Release, release
 
 Input = str | os.PathLike[str] | tuple[int, "str | os.PathLike[str]"]

@@ -16,8 +16,9 @@ import os
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from enum import Enum
 
-from profdata.errors import FileError, UsageError
+from profdata.errors import FileError, ProfdataError, UsageError
 from profdata.formats._text import int_of_digits
 
 _WEIGHT = re.compile(r"[0-9]+")
@@ -115,3 +116,44 @@ def read_remapping(path: str) -> dict[str, str]:
             )
         table.setdefault(old, new)
     return table
+
+
+# -- shared by the instrumentation and sample merges ------------------------------
+class FailureMode(Enum):
+    """``--failure-mode``: when unreadable inputs make the whole merge fail."""
+
+    ANY = "any"  # failIfAnyAreInvalid (default)
+    ALL = "all"  # failIfAllAreInvalid
+    WARN = "warn"  # warnOnly (LLVM 18+)
+
+
+@dataclass(frozen=True)
+class InputFailure:
+    """An input that contributed nothing: ``warning: FILE: message`` at the end of loading."""
+
+    path: str
+    message: str
+    error: ProfdataError | None = None
+
+
+@dataclass(frozen=True)
+class FilterNote:
+    """``--function``/``--no-function`` result: ``N of M functions ... are filtered.``."""
+
+    removed: int
+    total: int
+
+
+_MSVC_MANGLED = re.compile(r"[?@$_0-9A-Za-z]+")
+
+
+def filter_regex(pattern: str) -> re.Pattern[str] | None:
+    """LLVM's ``Regex`` for a filter; an MSVC-mangled name (``?...``) is taken literally."""
+    if not pattern:
+        return None
+    if pattern.startswith("?") and _MSVC_MANGLED.fullmatch(pattern):
+        pattern = re.escape(pattern)
+    try:
+        return re.compile(pattern)
+    except re.error as exc:
+        raise UsageError(f"invalid regular expression {pattern!r}: {exc}") from exc

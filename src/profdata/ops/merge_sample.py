@@ -53,8 +53,13 @@ from profdata.model.sample_layout import (
     trim_cold_contexts,
 )
 from profdata.model.sample_map_order import merge_map_key, release_map_order
-from profdata.ops.merge import FailureMode, FilterNote, InputFailure, filter_regex
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import (
+    FailureMode,
+    FilterNote,
+    InputFailure,
+    WeightedFile,
+    filter_regex,
+)
 from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
 from profdata.releases import Release
 from profdata.releases import release as default_release

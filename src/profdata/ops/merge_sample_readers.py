@@ -24,8 +24,8 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import suppress
 from typing import BinaryIO, TypeVar
 
+from profdata.ops.cpus import idle_cpus
 from profdata.ops.merge_inputs import WeightedFile
-from profdata.ops.merge_workers import idle_cpus
 
 T = TypeVar("T")
 

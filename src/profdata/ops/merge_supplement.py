@@ -46,13 +46,11 @@ from profdata.model.summary import ProfileSummary, summarize_records
 from profdata.ops.merge import (
     Diagnostic,
     DiagnosticSink,
-    FailureMode,
-    InputFailure,
     InstrProfWriter,
     MergeOptions,
     merge_instr,
 )
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.releases import Release
 
 HOT_PERCENTILE = 990000  # DefaultCutoffs[HotPercentileIdx]

@@ -31,8 +31,8 @@ from profdata.formats._names import read_names_as_llvm
 from profdata.formats.raw_layout import RawHeader, raw_layout, sections
 from profdata.model.instr import InstrProfile, InstrRecord
 from profdata.model.kinds import ProfileKind
-from profdata.ops.merge import FailureMode, MergeOptions, load_path, merge_instr
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge import MergeOptions, load_path, merge_instr
+from profdata.ops.merge_inputs import FailureMode, WeightedFile
 from profdata.releases import release
 from tests.conftest import GOLDEN, CliResult
 

@@ -24,15 +24,15 @@ from profdata.ops.merge import (
     UNSUPPORTED_VERSION,
     ContextWarning,
     Diagnostic,
-    FailureMode,
-    FilterNote,
-    InputFailure,
     InstrProfWriter,
     MergeOptions,
     RecordWarning,
     merge_instr,
 )
 from profdata.ops.merge_inputs import (
+    FailureMode,
+    FilterNote,
+    InputFailure,
     WeightedFile,
     collect,
     parse_weighted,

@@ -26,10 +26,10 @@ from profdata.formats import raw_write
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.ops.merge import FailureMode, InputFailure, MergeOptions, RecordWarning, merge_instr
+from profdata.ops.merge import MergeOptions, RecordWarning, merge_instr
 from profdata.ops.merge_dask import merge_on_dask
 from profdata.ops.merge_files import merge_files
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.releases import release
 from tests.compat import tools
 from tests.conftest import SHARED, CliResult

@@ -34,16 +34,9 @@ from profdata.formats.indexed_write import write_indexed
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
-from profdata.ops.merge import (
-    Diagnostic,
-    FailureMode,
-    InputFailure,
-    MergeOptions,
-    load_path,
-    merge_instr,
-)
+from profdata.ops.merge import Diagnostic, MergeOptions, load_path, merge_instr
 from profdata.ops.merge_fast import TableWriter
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.releases import release
 from tests.conftest import REPO, SHARED
 

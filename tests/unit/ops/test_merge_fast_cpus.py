@@ -8,8 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from profdata.ops import merge_fast, merge_workers
-from profdata.ops.merge_workers import idle_cpus, runnable_others
+from profdata.ops import cpus as cpus_module
+from profdata.ops import merge_fast
+from profdata.ops.cpus import idle_cpus, runnable_others
 from tests.unit.ops.test_merge_fast import _one_function, _write, merge
 
 
@@ -43,7 +44,7 @@ def cpus() -> int:
 
 @pytest.mark.parametrize("others", [0, 1, 2, 50])
 def test_idle_cpus_leaves_out_the_busy_ones(monkeypatch: pytest.MonkeyPatch, others: int) -> None:
-    monkeypatch.setattr(merge_workers, "runnable_others", lambda: others)
+    monkeypatch.setattr(cpus_module, "runnable_others", lambda: others)
     assert idle_cpus() == max(1, cpus() - others)
 
 
@@ -60,7 +61,7 @@ def test_without_proc_the_load_average_decides(
     monkeypatch: pytest.MonkeyPatch, load: float, idle: Callable[[int], int]
 ) -> None:
     """A CPU counts as idle when at least 3/4 of it is free."""
-    monkeypatch.setattr(merge_workers, "runnable_others", lambda: None)
+    monkeypatch.setattr(cpus_module, "runnable_others", lambda: None)
     monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
     assert idle_cpus() == idle(cpus())
 

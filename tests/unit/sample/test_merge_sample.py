@@ -14,8 +14,7 @@ import pytest
 from profdata.errors import SampleTextSyntaxError, UnrecognizedFormatError, UsageError, WriteError
 from profdata.formats import sample_text
 from profdata.model.sample import LineLocation, SampleContext
-from profdata.ops.merge import FailureMode, InputFailure
-from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.ops.merge_sample import (
     CS_MISMATCH,
     PROBE_MISMATCH,
