@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
 from profdata.cli._options import (
     LlvmArgumentParser,
@@ -25,12 +26,10 @@ from profdata.cli._options import (
 )
 from profdata.cli._output import Output, output_over_input
 from profdata.errors import ProfdataError, UsageError
-from profdata.formats import open_instr
-from profdata.model.instr import InstrProfile
-from profdata.ops.merge_memprof import memprof_input_error
-from profdata.ops.show import ShowOptions, ShowReport, collect
-from profdata.ops.show_text import render_streamed_bytes, render_text_bytes
 from profdata.releases import Release
+
+if TYPE_CHECKING:  # the instrumentation show loads only when it runs (not for --sample)
+    from profdata.ops.show import ShowOptions, ShowReport
 
 _PROG = "llvm-profdata show"
 
@@ -113,6 +112,8 @@ def add_arguments(parser: LlvmArgumentParser) -> None:
 
 
 def options_from_args(args: argparse.Namespace) -> ShowOptions:
+    from profdata.ops.show import ShowOptions
+
     cutoffs = tuple(c for chunk in args.detailed_summary_cutoffs for c in chunk)
     return ShowOptions(
         all_functions=args.all_functions,
@@ -167,6 +168,8 @@ def _print_what_llvm_flushed(report: ShowReport) -> None:
     with the error without flushing: only the full buffers written so far
     reach stdout.  A failed show never writes its ``-o`` file (see Output).
     """
+    from profdata.ops.show_text import render_streamed_bytes
+
     text = render_streamed_bytes(report)
     flushed = len(text) - len(text) % _LLVM_STDOUT_BUFFER
     if flushed:
@@ -238,6 +241,17 @@ def run(args: argparse.Namespace) -> int:
     fmt = "json" if args.json else (args.show_format or "text")
     if args.sample:
         return _run_sample(args, fmt)
+    return _run_instr(args, release, fmt)
+
+
+def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
+    """``show`` of an instrumentation profile (raw, indexed or text)."""
+    from profdata.formats import open_instr
+    from profdata.model.instr import InstrProfile
+    from profdata.ops.merge_memprof import memprof_input_error
+    from profdata.ops.show import collect
+    from profdata.ops.show_text import render_text_bytes
+
     if fmt == "yaml":
         raise UsageError("YAML output is not supported for instr profiles")
     if fmt == "json" and args.text:

@@ -33,7 +33,7 @@ from profdata.model.sample import (
 from profdata.model.sample_map_order import release_map_order
 from profdata.model.summary import ProfileSummary
 from profdata.ops.show_sample_columns import ColumnDump, quote_json, read_for_dump
-from profdata.ops.show_text import _render_detailed
+from profdata.ops.summary_text import detailed_summary_text
 from profdata.releases import Release
 
 HOT_FUNC_CUTOFF = 990000
@@ -227,7 +227,7 @@ def _append_tail(
     summary = profile.summary or ProfileSummary()
     if options.detailed_summary:
         out.append(_render_summary(summary, release))
-        out.append(_render_detailed(summary, release))
+        out.append(detailed_summary_text(summary, release))
     topn = options.topn if release.show_sample_topn else 0  # 13: --topn is instr only
     if options.hot_func_list or topn:
         out.append(hot_function_list(profile, summary, topn, release))

@@ -32,6 +32,7 @@ from profdata.ops.show import (
     reader_traits,
 )
 from profdata.ops.show_value_sites import value_site_text
+from profdata.ops.summary_text import detailed_summary_text
 from profdata.releases import Release
 
 _STATS_HEADER = {
@@ -250,7 +251,7 @@ def _render_tail(out: list[str], report: ShowReport, summary: ProfileSummary) ->
     if opts.detailed_summary:
         if not release.show_totals_always:
             out.append(totals)
-        out.append(_render_detailed(summary, release))
+        out.append(detailed_summary_text(summary, release))
     if opts.binary_ids:
         out.append(_render_binary_ids(profile, release))
     if opts.profile_version:
@@ -267,30 +268,6 @@ def _render_stats(stats: ValueSiteStats) -> str:
         "  Value sites histogram:\n\tNumTargets, SiteCount\n",
     ]
     lines.extend(f"\t{k + 1}, {n}\n" for k, n in enumerate(stats.histogram) if n)
-    return "".join(lines)
-
-
-def _render_detailed(summary: ProfileSummary, release: Release) -> str:
-    """``ProfileSummary::printDetailedSummary``; its percentages are float (32-bit) math."""
-    lines = ["Detailed summary:\n"]
-    total = np.float32(summary.num_counts)
-    for entry in summary.detailed:
-        cutoff = f"{float(np.float32(entry.cutoff) / np.float32(1_000_000) * np.float32(100)):.6g}"
-        if release.show_new_detailed_lines:
-            share = (
-                float(np.float32(100) * np.float32(entry.num_counts) / total)
-                if summary.num_counts
-                else 0.0
-            )
-            lines.append(
-                f"{entry.num_counts} blocks ({share:.2f}%) with count >= {entry.min_count} "
-                f"account for {cutoff}% of the total counts.\n"
-            )
-        else:
-            lines.append(
-                f"{entry.num_counts} blocks with count >= {entry.min_count} "
-                f"account for {cutoff} percentage of the total counts.\n"
-            )
     return "".join(lines)
 
 
