@@ -170,12 +170,12 @@ def test_a_long_key_line_without_a_colon_is_read_in_linear_time(tmp_path: Path) 
 def test_out_of_memory_is_one_error_line(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path, run_profdata: Callable[..., CliResult]
 ) -> None:
-    import profdata.cli.show as show
+    import profdata.formats as formats
 
     def exhausted(path: str) -> None:
         raise MemoryError
 
-    monkeypatch.setattr(show, "open_instr", exhausted)
+    monkeypatch.setattr(formats, "open_instr", exhausted)  # cli/show imports it when it runs
     result = run_profdata("show", str(tmp_path / "any.profdata"))
     assert result.code == 1
     assert result.stderr == b"error: out of memory: the input holds more than profdata can hold\n"
