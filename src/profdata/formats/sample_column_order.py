@@ -30,6 +30,8 @@ from profdata.model.record_table import Ints
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 U32 = 0xFFFFFFFF
+#: packed int64 keys (node, location; parent, site, name; line, name) stay below this
+_KEY_LIMIT = 1 << 62
 
 
 def _name_ranks(names: Sequence[str]) -> tuple[Ints, Ints]:
@@ -99,6 +101,8 @@ class ColumnOrder:
         self.site_of = [0] * len(parents)
         if len(inner):
             names = len(self.names)
+            if len(parents) * len(self.site_values) * names >= _KEY_LIMIT:
+                return False  # the packed keys below would not fit
             keys = (parents[inner] * len(self.site_values) + site_ids) * names
             if _has_repeats(keys + self.canon[cols.node_name[inner]]):
                 return False
@@ -118,6 +122,9 @@ class ColumnOrder:
         cols = self.cols
         self.loc_values, loc_ids = np.unique(cols.rec_loc, return_inverse=True)
         loc_ids = loc_ids.reshape(-1)
+        nodes, names = len(cols.node_parent), len(self.names)
+        if max(nodes * len(self.loc_values), len(cols.rec_loc) * names) >= _KEY_LIMIT:
+            return False  # the packed keys below would not fit
         keys = cols.rec_node * max(len(self.loc_values), 1) + loc_ids
         order = np.argsort(keys, kind="stable")
         in_order = keys[order]
