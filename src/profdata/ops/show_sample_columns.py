@@ -1,24 +1,26 @@
-"""``show --sample``'s function dump printed from columns, without ``FunctionSamples``.
+"""``show --sample`` printed from columns, without ``FunctionSamples``.
 
 The dump of a large profile spent most of its time building objects for
 every body line (the reader) and then sorting each function's lines, call
 targets and call sites one small dict at a time (the printer).  Here the
 column readers (:mod:`profdata.formats.sample_column_reads`) give every node
-and body line as arrays, numpy puts them all in print order with a few
-sorts, and the lines are formatted from plain lists; only the nesting walk
-is a Python loop, over nodes (function profiles and inlined instances), not
-lines.
+and body line as arrays, :class:`~profdata.formats.sample_column_order.ColumnOrder`
+puts them all in print order with a few numpy sorts, and the lines are
+formatted from plain lists; only the nesting walk is a Python loop, over
+nodes (function profiles and inlined instances), not lines.  The hot list
+and the entry-sample estimate are computed from the same columns.
 
-It prints what :func:`profdata.ops.show_sample.print_function` prints and
-takes only profiles for which that is certain; anything else returns
-``None`` and the object path prints it (and reports every fault):
+It prints what :func:`profdata.ops.show_sample.print_function`,
+``dump_json`` and ``hot_function_list`` print and takes only profiles for
+which that is certain; anything else returns ``None`` and the object path
+prints it (and reports every fault):
 
 * a repeated function, call site callee, body line or call target in one
   file (the object readers sum some of them and, by release, replace others);
 * MD5 names (ordered as numbers from 18 on), CS and probe-based profiles
   (contexts, checksums), LLVM 13 (its dump walks a ``StringMap``);
 * inputs no column reader takes (vtable samples, GCC, compact binary, text
-  with metadata or odd spacing, standard input read as a stream is fine).
+  with metadata or odd spacing).
 """
 
 from __future__ import annotations
