@@ -222,3 +222,17 @@ def test_hot_list_ties_in_map_order(kind: str, topn: int, number: int) -> None:
     assert len(hot) == (topn or 40)
     assert [line.split()[0] for line in hot[:3]] == ["7", "7", "7"]
     assert sorted(line.split()[-1] for line in hot) != [line.split()[-1] for line in hot]
+
+
+@pytest.mark.parametrize("number", [16, 22])
+def test_symbol_list_follows_the_column_dump(number: int) -> None:
+    fs = FunctionSamples(SampleContext("main"), 5, 1)
+    fs.record_at(LineLocation(1, 0)).samples = 5
+    profile = SampleProfile(profiles={fs.context: fs}, symbol_list=("zed", "main", "cold"))
+    data = write_extbinary(profile)
+    options = SampleShowOptions(show_prof_sym_list=True, detailed_summary=True)
+    text, warnings, columns_text, columns_warnings = both_ways(data, options, number)
+    assert columns_text == text
+    assert columns_warnings == warnings == []
+    listed = text[text.index("======== Dump profile symbol list ========\n") :].splitlines()
+    assert listed[1:4] == ["cold", "main", "zed"]
