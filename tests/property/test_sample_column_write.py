@@ -220,3 +220,18 @@ def test_what_needs_objects_declines(tmp_path: Path, number: int) -> None:
         (SampleMergeOptions(rel), out, "compbinary"),
     ):
         assert encode_merged_columns(inputs, options, fmt, output) is None
+
+
+@pytest.mark.parametrize("number", [14, 16, 19, 22])
+@pytest.mark.parametrize("use_md5", [False, True])
+def test_release_rules_of_the_extbinary_writer(tmp_path: Path, number: int, use_md5: bool) -> None:
+    """A ``.__uniq.`` name flags the name table from its strings, also under ``--use-md5``
+    in 14/16 (their MD5 names are strings): the release's writer settings, not defaults
+    (the random differential run found the column writer using 22's for 14)."""
+    fs = FunctionSamples(SampleContext("f.__uniq.1234"), 9, 2)
+    fs.record_at(LineLocation(1, 0)).call_targets = {"g.__uniq.77": 3}
+    path = tmp_path / "uniq.extbinary"
+    path.write_bytes(write_extbinary(SampleProfile(profiles={fs.context: fs})))
+    out = SampleOutputOptions(use_md5=use_md5)
+    data, _, columns_data, _ = written_both_ways([path], [1], number, out, "extbinary")
+    assert columns_data == data

@@ -414,6 +414,23 @@ def encode_sample(
             raise WriteError(TOO_LARGE)
 
 
+def extbinary_options(
+    options: SampleOutputOptions, rel: Release
+) -> sample_extbinary_write.ExtBinaryWriteOptions:
+    """The ext-binary writer's settings: the command's options and ``rel``'s behaviour
+    (the summary's inlinee rule, how CS contexts and MD5 names hash and flag)."""
+    return sample_extbinary_write.ExtBinaryWriteOptions(
+        compress_all_sections=options.compress_all_sections,
+        use_md5=options.use_md5,
+        partial=options.gen_partial_profile,
+        split_layout=options.split_layout,
+        skip_duplicated_into_base=rel.sample_summary_skips_duplicated_into_base,
+        md5_frames=rel.sample_cs_hash_md5_frames,
+        md5_function_ids=rel.sample_md5_function_ids,
+        string_map_profiles=rel.sample_string_map_profiles,
+    )
+
+
 def _encode_once(
     profile: SampleProfile,
     output_format: str,
@@ -436,17 +453,7 @@ def _encode_once(
             by_string_map_key=rel.sample_string_map_profiles,
         )
     if output_format == "extbinary":
-        ext = sample_extbinary_write.ExtBinaryWriteOptions(
-            compress_all_sections=options.compress_all_sections,
-            use_md5=options.use_md5,
-            partial=options.gen_partial_profile,
-            split_layout=options.split_layout,
-            skip_duplicated_into_base=skip,
-            md5_frames=rel.sample_cs_hash_md5_frames,
-            md5_function_ids=rel.sample_md5_function_ids,
-            string_map_profiles=rel.sample_string_map_profiles,
-        )
-        return sample_extbinary_write.write(profile, ext, map_order)
+        return sample_extbinary_write.write(profile, extbinary_options(options, rel), map_order)
     if output_format == "compbinary":
         return sample_compact.write(profile, rel)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
@@ -500,13 +507,7 @@ def encode_merged_columns(
             return write_text(order, out.split_layout), merged
         if output_format == "binary":
             return write_binary(order), merged
-        ext = sample_extbinary_write.ExtBinaryWriteOptions(
-            compress_all_sections=out.compress_all_sections,
-            use_md5=out.use_md5,
-            partial=out.gen_partial_profile,
-            split_layout=out.split_layout,
-        )
-        return write_extbinary(order, merged, ext), merged
+        return write_extbinary(order, merged, extbinary_options(out, release)), merged
 
 
 def default_output_format(release: Release) -> str:
