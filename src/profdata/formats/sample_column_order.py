@@ -27,6 +27,7 @@ from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.instr import distinct
 from profdata.model.names import name_bytes
 from profdata.model.record_table import Ints
+from profdata.model.sample import LineLocation
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 U32 = 0xFFFFFFFF
@@ -60,8 +61,7 @@ def _has_repeats(keys: Ints) -> bool:
 
 def location_text(value: int) -> str:
     """``LineLocation``'s text of a packed ``offset << 32 | discriminator``."""
-    line, disc = value >> 32, value & U32
-    return f"{line}.{disc}" if disc else str(line)
+    return str(LineLocation(value >> 32, value & U32))
 
 
 class ColumnOrder:
@@ -163,18 +163,22 @@ class ColumnOrder:
         return [table[p] for p in pair.reshape(-1).tolist()]
 
     def calls(
-        self, piece: Callable[[int], Callable[[str, int], str]], lead: str, sep: str = ""
+        self,
+        piece: Callable[[int], Callable[[str, int], str]],
+        lead: str,
+        sep: str = "",
+        names: Sequence[str] | None = None,
     ) -> list[str]:
         """Each body line's call targets as one text (``""`` without any): ``lead``, then
         ``piece(depth)(name, count)`` of each target joined by ``sep``, ``depth`` the
-        line's node's."""
+        line's node's; ``names``: how each name-table entry is spelled (default: as is)."""
         calls = [""] * len(self.order)
         lines = self.target_line
         if not len(lines):
             return calls
         depth_of = self.line_depth[lines].tolist()
         makers = [piece(d) for d in range(int(self.depths.max(initial=0)) + 1)]
-        names = self.names
+        names = self.names if names is None else names
         pieces = [
             makers[d](names[n], c)
             for d, n, c in zip(

@@ -127,11 +127,7 @@ class ColumnDump(ColumnOrder):
             return lambda n, c: f"{head}{n}{mid}{c}{tail}"
 
         starts = self.line_starts(record_start)
-        names, self.names = self.names, quoted
-        try:
-            calls = self.calls(target, "", ",")
-        finally:
-            self.names = names
+        calls = self.calls(target, "", ",", quoted)
         ends = [f"\n{' ' * (8 * d + 6)}}}" for d in range(int(self.depths.max(initial=0)) + 1)]
         opens = [f',\n{" " * (8 * d + 8)}"calls": [' for d in range(len(ends))]
         closes = [f"\n{' ' * (8 * d + 8)}]" for d in range(len(ends))]
