@@ -15,7 +15,6 @@ from profdata.cli._options import LlvmArgumentParser
 from profdata.errors import UsageError
 from profdata.ops.merge_inputs import FailureMode
 
-PROG = "llvm-profdata merge"
 HINT = "Make sure that all profile data to be merged is generated from the same binary."
 #: The indexed version ``--write-prev-version`` writes (``IndexedInstrProf::Version11``).
 PREV_INDEXED_VERSION = 11

@@ -24,7 +24,8 @@ import time
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli._output import write_input_failure
-from profdata.cli.merge import HINT, PREV_INDEXED_VERSION, PROG
+from profdata.cli.merge import HINT, PREV_INDEXED_VERSION
+from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
@@ -45,7 +46,6 @@ from profdata.ops.merge_inputs import (
     FilterNote,
     InputFailure,
     WeightedFile,
-    collect,
     read_remapping,
 )
 from profdata.ops.merge_threads import context_count
@@ -162,11 +162,8 @@ def _encode(
 
 def run(args: argparse.Namespace) -> int:
     """``merge`` of instrumentation profiles (the ``run`` of :mod:`profdata.cli.merge`)."""
-    inputs = collect(args.inputs, args.weighted_input, args.input_files)
-    if not inputs:
-        raise UsageError(f"no input files specified. See {PROG} -help")
-    if args.dump_input_file_list:
-        sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
+    inputs = merge_inputs(args)
+    if inputs is None:
         return 0
     options = _options(args)
     if args.output_format == "gcc":

@@ -19,8 +19,8 @@ from typing import TYPE_CHECKING
 from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
-from profdata.errors import UsageError
-from profdata.ops.merge_inputs import FailureMode, InputFailure, collect, read_remapping
+from profdata.cli.merge_inputs import merge_inputs
+from profdata.ops.merge_inputs import FailureMode, InputFailure, read_remapping
 
 if TYPE_CHECKING:  # the sample readers and writers load only when a sample merge runs
     from profdata.ops.merge_sample import (
@@ -29,7 +29,6 @@ if TYPE_CHECKING:  # the sample readers and writers load only when a sample merg
         SampleOutputOptions,
     )
 
-PROG = "llvm-profdata merge"
 LAYOUTS = ("nest", "flat")
 
 
@@ -122,11 +121,8 @@ def print_diagnostic(diagnostic: SampleDiagnostic) -> None:
 def run(args: argparse.Namespace) -> int:
     from profdata.ops import merge_sample as ops
 
-    inputs = collect(args.inputs, args.weighted_input, args.input_files)
-    if not inputs:
-        raise UsageError(f"no input files specified. See {PROG} -help")
-    if args.dump_input_file_list:
-        sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
+    inputs = merge_inputs(args)
+    if inputs is None:
         return 0
     rel = args.release
     options = merge_options(args)

@@ -21,11 +21,10 @@ import sys
 
 from profdata.atomic import atomic_write_bytes
 from profdata.cli._options import LlvmArgumentParser, format_hint
+from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
-from profdata.ops.merge_inputs import collect, read_remapping
+from profdata.ops.merge_inputs import read_remapping
 from profdata.releases import Release
-
-PROG = "llvm-profdata merge"
 
 #: what ``strtod`` takes whole: decimal or hexadecimal floats, inf, infinity, nan(...)
 _C_FLOAT = re.compile(
@@ -129,11 +128,8 @@ def run(args: argparse.Namespace) -> int:
     from profdata.ops.merge_fast import has_duplicate_memop_values
 
     rel = args.release
-    inputs = collect(args.inputs, args.weighted_input, args.input_files)
-    if not inputs:
-        raise UsageError(f"no input files specified. See {PROG} -help")
-    if args.dump_input_file_list:
-        sys.stdout.write("".join(f"{entry.weight},{entry.path}\n" for entry in inputs))
+    inputs = merge_inputs(args)
+    if inputs is None:
         return 0
     if args.remapping_file:
         read_remapping(args.remapping_file)  # read and checked, then unused, as in LLVM
