@@ -63,6 +63,7 @@ _MEMOP = int(ValueKind.MEMOP_SIZE)
 #: the shape's ASLR-dependent header words
 _MOVING_WORDS = ("names_delta",)
 _FULL = 0xFFFFFFFFFFFFFFFF
+_DIRECT_SLOTS_PER_ADDRESS = 64
 
 
 @dataclass(frozen=True, eq=False)
@@ -128,15 +129,21 @@ class _CallTargets:
     values: U64s  # the NameRef of each id (ascending)
     bucket_bits: int
     buckets: npt.NDArray[np.int32]  # each bucket's first address; len(addresses) at the end
+    #: when the addresses are dense enough: the value id at each multiple of their common
+    #: alignment from the first (``unknown_id`` where no function starts)
+    direct: npt.NDArray[np.int32] | None = None
+    align_bits: int = 0
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
-        result = np.full(len(targets), self.unknown_id, dtype=np.int64)
         if not len(self.addresses):
-            return result
+            return np.full(len(targets), self.unknown_id, dtype=np.int64)
         local = targets - np.uint64(offset)
         if mask != _FULL:
             local &= np.uint64(mask)
         rel = local - self.addresses[0]
+        if self.direct is not None:
+            return self._direct_ids(rel, targets, mask)
+        result = np.full(len(targets), self.unknown_id, dtype=np.int64)
         inside = rel >> np.uint64(self.bucket_bits) < np.uint64(len(self.buckets) - 1)
         if mask != _FULL:
             inside &= targets <= np.uint64(mask)
@@ -160,6 +167,21 @@ class _CallTargets:
             more = found < local[pending]
             pending, index, end = pending[more], index[more] + 1, end[more]
         return result
+
+    def _direct_ids(self, rel: U64s, targets: U64s, mask: int) -> Ints:
+        """:meth:`ids` by one look into ``direct``: an address below the first one wraps
+        around to a huge ``rel`` and falls outside like one past the last."""
+        assert self.direct is not None
+        slot = rel >> np.uint64(self.align_bits)
+        inside = slot < np.uint64(len(self.direct))
+        if self.align_bits:
+            inside &= (rel & np.uint64((1 << self.align_bits) - 1)) == 0
+        if mask != _FULL:
+            inside &= targets <= np.uint64(mask)
+        slot[~inside] = 0
+        ids: Ints = self.direct[slot].astype(np.int64)
+        ids[~inside] = self.unknown_id
+        return ids
 
 
 @dataclass(frozen=True, eq=False)
@@ -314,10 +336,30 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
         buckets = np.zeros(nbuckets + 1, dtype=np.int32)
         np.cumsum(per_bucket, out=buckets[1:])
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
+    direct, align_bits = _direct_table(addresses, address_ids, unknown)
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
-        bits, buckets,
+        bits, buckets, direct, align_bits,
     )  # fmt: skip
+
+
+def _direct_table(
+    addresses: U64s, address_ids: Ints, unknown: int
+) -> tuple[npt.NDArray[np.int32] | None, int]:
+    """The value id at every multiple of the addresses' common alignment, when that table
+    is at most ``_DIRECT_SLOTS_PER_ADDRESS`` slots an address (functions start at aligned
+    addresses and follow one another closely, so it usually is)."""
+    if not len(addresses) or int(address_ids.max()) >= 1 << 31:
+        return None, 0
+    rel = addresses - addresses[0]
+    common = int(np.bitwise_or.reduce(rel))
+    align_bits = (common & -common).bit_length() - 1 if common else 0
+    slots = (int(rel[-1]) >> align_bits) + 1
+    if slots > _DIRECT_SLOTS_PER_ADDRESS * len(addresses) + 1024:
+        return None, 0
+    direct = np.full(slots, unknown, dtype=np.int32)
+    direct[(rel >> np.uint64(align_bits)).astype(np.int64)] = address_ids
+    return direct, align_bits
 
 
 def _value_shape(

@@ -87,7 +87,13 @@ from profdata.ops.merge_inputs import FilterNote, InputFailure, WeightedFile, fi
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
 from profdata.ops.merge_threads import context_of
-from profdata.ops.merge_value_store import ValueStore, add_found, add_scaled, beyond_cut
+from profdata.ops.merge_value_store import (
+    Lookup,
+    ValueStore,
+    add_found,
+    add_scaled,
+    beyond_cut,
+)
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
 
 Ints = npt.NDArray[np.int64]
@@ -97,6 +103,8 @@ U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
 Loader = Callable[[str], InstrProfile]
+#: a run's value entries sorted by key: keys, counts, raw ranks
+_SortedEntries = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
 
@@ -365,7 +373,8 @@ class FastMerge:
             firsts = run.counts[group.counter_starts[shape.lengths > 0]]
             if bool(np.any(firsts >= np.uint64(PSEUDO_WARM))):
                 return False
-        entries = _sorted_entries(run, shape)
+        state = self.states[ctx_index]
+        entries = self._entries(state, run)
         if entries is None:
             return False
         ctx = self.contexts[ctx_index]
@@ -374,7 +383,6 @@ class FastMerge:
         if writer.merge_kind(shape.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
             return True
-        state = self.states[ctx_index]
         weight = entry.weight
         overflowed = np.zeros(len(shape.names), dtype=bool)
         self._merge_counters(state, run.counts, raw_max, weight, overflowed)
@@ -382,9 +390,9 @@ class FastMerge:
             state.bitmaps = run.bitmaps.copy()
         else:
             np.bitwise_or(state.bitmaps, run.bitmaps, out=state.bitmaps)
-        keys = entries[0]
-        flags = self._merge_values(state, entries, weight, run.site_lengths)
+        flags = self._merge_values(state, entries, weight, run)
         if flags is not None:
+            keys = entries.keys if isinstance(entries, Lookup) else entries[0]
             overflowed[shape.values.site_record[keys[flags] >> shape.id_bits]] = True
         state.inputs += 1
         self.started = True
@@ -405,26 +413,42 @@ class FastMerge:
         writer.binary_ids.extend(shape.binary_ids)
         return True
 
-    def _merge_values(
-        self, state: _State, entries: tuple[Ints, U64s, Ints], weight: int, site_lengths: Ints
-    ) -> npt.NDArray[np.bool_] | None:
-        """A run's value entries into the context; the overflow flag of each if any saturated.
+    def _entries(self, state: _State, run: RawRun) -> _SortedEntries | Lookup | None:
+        """A run's value entries as the context takes them; None if a site holds one value
+        twice (the long way pairs those).
 
-        The first run stays sorted arrays (with its raw ranks, the order a
-        single-input merge keeps); from the second on they live in a
-        :class:`ValueStore`.
+        A context's first run stays sorted arrays, with its raw ranks (the order
+        a single-input merge keeps); from the second on the entries live in a
+        :class:`ValueStore`, which finds a run's keys in any order, so those runs
+        are not sorted.
         """
         assert self.group is not None
         shape = self.group.shape
-        keys, counts, ranks = entries
-        if state.values is None:  # a context's first run, scaled when its weight is above 1
-            scaled, over = add_scaled(np.zeros_like(counts), counts, weight)
-            state.values = _Values(keys, scaled, ranks, site_lengths.copy())
-            return over if bool(over.any()) else None
+        if state.values is None:
+            return _sorted_entries(run, shape)
         if not isinstance(state.values, ValueStore):
             vals = state.values
             state.values = ValueStore(vals.keys, vals.counts, vals.fill, shape.id_bits)
-        return state.values.merge(keys, counts, weight)
+        keys = run.entry_site << shape.id_bits
+        keys |= run.entry_id
+        return state.values.find(keys)
+
+    def _merge_values(
+        self,
+        state: _State,
+        entries: _SortedEntries | Lookup,
+        weight: int,
+        run: RawRun,
+    ) -> npt.NDArray[np.bool_] | None:
+        """A run's value entries (:meth:`_entries`) into the context; the overflow flag of
+        each if any saturated.  A first run is scaled when its weight is above 1."""
+        if isinstance(entries, Lookup):
+            assert isinstance(state.values, ValueStore)
+            return state.values.merge_found(entries, run.entry_count, weight)
+        keys, counts, ranks = entries
+        scaled, over = add_scaled(np.zeros_like(counts), counts, weight)
+        state.values = _Values(keys, scaled, ranks, run.site_lengths.copy())
+        return over if bool(over.any()) else None
 
     def _merge_counters(
         self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]
@@ -564,7 +588,7 @@ def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:
 
 
 # -- value sites ---------------------------------------------------------------------
-def _sorted_entries(run: RawRun, shape: Shape) -> tuple[Ints, U64s, Ints] | None:
+def _sorted_entries(run: RawRun, shape: Shape) -> _SortedEntries | None:
     """The run's profiled values sorted by key, with counts and raw ranks; None on a
     duplicate (the same value twice in a site)."""
     lengths = run.site_lengths

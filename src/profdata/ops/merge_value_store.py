@@ -30,6 +30,8 @@ cache, gained nothing more.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 import numpy.typing as npt
 
@@ -92,6 +94,16 @@ def add_found(stored: U64s, where: Ints, found: Flags, counts: U64s, weight: int
     return flags
 
 
+@dataclass(frozen=True, eq=False)
+class Lookup:
+    """A run's keys as :meth:`ValueStore.find` found them."""
+
+    keys: Ints
+    slots: Ints  # each key's home slot
+    found: Flags  # stored already
+    where: Ints  # the stored entry of each found key
+
+
 class ValueStore:
     """The value entries of one writer context: ``keys``/``counts`` in insertion order
     (``live`` false where a site's 255 cut dropped one), ``fill`` live entries per site."""
@@ -113,6 +125,7 @@ class ValueStore:
         self.counts[: self.size] = counts
         self.live[: self.size] = True
         self.dead = 0
+        self.stamp = np.zeros(capacity, dtype=np.int32)  # scratch of :meth:`find`
         self._rebuild()
 
     # -- the table ------------------------------------------------------------------
@@ -188,17 +201,43 @@ class ValueStore:
         return found
 
     # -- merging --------------------------------------------------------------------
-    def merge(self, keys: Ints, counts: U64s, weight: int) -> Flags | None:
-        """One run's entries (distinct keys, ascending); the overflow flag of each entry if
-        any saturated."""
+    def find(self, keys: Ints) -> Lookup | None:
+        """Where each of a run's keys is stored (-1: new), before anything changes; None if
+        the run holds a key twice (LLVM pairs such values by position: not this merge's
+        business).  The keys need no order; in site order the lookups walk the table from
+        front to back."""
         slots = self._slots(keys)
         at = self._find(keys, slots)
         found = at >= 0
         where = at[found]
-        flags = add_found(self.counts, where, found, counts, weight)
-        if len(where) < len(keys):
+        # a stored entry found twice: the later stamp overwrites the earlier one
+        stamps = np.arange(len(where), dtype=np.int32)
+        if len(self.stamp) < self.size:
+            self.stamp = np.zeros(len(self.keys), dtype=np.int32)
+        self.stamp[where] = stamps
+        if not np.array_equal(self.stamp[where], stamps):
+            return None
+        if len(where) < len(keys) - 1:
+            new = np.sort(keys[~found])
+            if bool(np.any(new[1:] == new[:-1])):
+                return None
+        return Lookup(keys, slots, found, where)
+
+    def merge(self, keys: Ints, counts: U64s, weight: int) -> Flags | None:
+        """One run's entries (distinct keys); the overflow flag of each entry if any
+        saturated."""
+        lookup = self.find(keys)
+        if lookup is None:
+            raise ValueError("a run holds a value twice in one site")
+        return self.merge_found(lookup, counts, weight)
+
+    def merge_found(self, lookup: Lookup, counts: U64s, weight: int) -> Flags | None:
+        """:meth:`merge` of the run :meth:`find` looked up (nothing changed in between)."""
+        found = lookup.found
+        flags = add_found(self.counts, lookup.where, found, counts, weight)
+        if len(lookup.where) < len(found):
             new = ~found
-            self._append(keys[new], counts[new], slots[new])
+            self._append(lookup.keys[new], counts[new], lookup.slots[new])
         return flags
 
     def _append(self, keys: Ints, counts: U64s, slots: Ints) -> None:
@@ -272,4 +311,4 @@ class ValueStore:
         return keys[order], self.counts[index][order]
 
 
-__all__ = ["ValueStore", "add_found", "add_scaled", "beyond_cut"]
+__all__ = ["Lookup", "ValueStore", "add_found", "add_scaled", "beyond_cut"]

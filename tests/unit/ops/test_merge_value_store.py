@@ -12,6 +12,7 @@ from __future__ import annotations
 import random
 
 import numpy as np
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -61,7 +62,13 @@ def test_store_merges_as_the_sorted_arrays(case: tuple[int, list[Run]]) -> None:
     store = ValueStore(keys, counts, fill, ID_BITS)
     for keys, counts, weight in runs[1:]:
         expected = merge_fast._merge_values(reference, keys, counts, weight, _Shape())  # type: ignore[arg-type]
-        flags = store.merge(keys, counts, weight)
+        # the store takes a run's keys in any order (the fast merge gives file order)
+        shuffled = np.random.default_rng(len(keys)).permutation(len(keys))
+        flags = store.merge(keys[shuffled], counts[shuffled], weight)
+        if flags is not None:
+            unshuffled = np.zeros(len(flags), dtype=bool)
+            unshuffled[shuffled] = flags
+            flags = unshuffled
         assert (flags is None) == (expected is None)
         if flags is not None and expected is not None:
             assert flags.tolist() == expected.tolist()
@@ -96,3 +103,25 @@ def test_new_values_are_inserted_unscaled_and_known_ones_scaled() -> None:
     flags = store.merge(np.array([1], dtype=np.int64), np.array([U64_MAX], dtype=np.uint64), 1)
     assert flags is not None and flags.tolist() == [True]
     assert store.sorted()[1].tolist() == [U64_MAX, 41, 7]
+
+
+@pytest.mark.parametrize(
+    ("run", "twice"),
+    [
+        ([1, 3, 1], True),  # a stored value twice
+        ([5, 9, 5], True),  # a new value twice
+        ([3, 5, 1, 9], False),
+    ],
+)
+def test_a_run_holding_a_value_twice_is_not_looked_up(run: list[int], twice: bool) -> None:
+    store = ValueStore(
+        np.array([1, 2, 3], dtype=np.int64), np.array([1, 1, 1], dtype=np.uint64), np.array([3]), 10
+    )
+    lookup = store.find(np.array(run, dtype=np.int64))
+    assert (lookup is None) == twice
+    if lookup is not None:
+        assert lookup.found.tolist() == [True, False, True, False]
+        assert store.keys[lookup.where].tolist() == [3, 1]
+        with pytest.raises(ValueError, match="twice"):
+            store.merge(np.array([2, 2], dtype=np.int64), np.ones(2, dtype=np.uint64), 1)
+    assert store.sorted()[0].tolist() == [1, 2, 3]  # nothing changed
