@@ -186,26 +186,68 @@ def encode_indexed(
 class _Plan:
     """Which records are written, in which order, under which hash-table items."""
 
-    keys: list[bytes]  # the name of each item, in emission order
+    names: _Names  # every name's bytes
+    items: Ints  # names in emission order
     order: _onhash_write.BucketOrder
     item_hashes: U64s  # MD5 of each emitted item's name
     item_records: Ints  # records per emitted item
     records: Ints  # table rows in written order
 
     def key_bytes(self) -> tuple[Bytes, Ints]:
-        lengths = np.fromiter(map(len, self.keys), dtype=np.int64, count=len(self.keys))
-        return np.frombuffer(b"".join(self.keys), dtype=np.uint8), lengths
+        return self.names.joined(self.items)
+
+
+@dataclass
+class _Names:
+    """Names as bytes, and when they fit in ``_MAX_SORT_BYTES`` also as one NUL-padded
+    fixed-width array: sorting and gathering 100k names then touches no Python objects
+    (each such touch costs a cache miss when the names are visited in hash order)."""
+
+    encoded: list[bytes]
+    lengths: Ints
+    fixed: Bytes | None  # (names, width) bytes, width a multiple of 8
+
+    @classmethod
+    def of(cls, encoded: list[bytes]) -> _Names:
+        lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
+        longest = int(lengths.max()) if len(lengths) else 0
+        width = 8 * max(-(-longest // 8), 1)
+        fixed = None
+        if width * len(encoded) <= _MAX_SORT_BYTES:
+            fixed = np.array(encoded, dtype=f"S{width}").view(np.uint8).reshape(-1, width)
+        return cls(encoded, lengths, fixed)
+
+    def sorted(self, candidates: Ints) -> Ints:
+        """``candidates`` ordered by their names' bytes.
+
+        NUL-padded names compare as big-endian u64 columns, which lexsort
+        orders about twice as fast as numpy sorts byte strings, as long as
+        no name holds a NUL (the padding); otherwise Python sorts them.
+        """
+        if self.fixed is not None and np.count_nonzero(self.fixed) == int(self.lengths.sum()):
+            words = self.fixed[candidates].view(">u8")
+            return candidates[np.lexsort(words.T[::-1])]
+        keys = [self.encoded[i] for i in candidates.tolist()]
+        return candidates[sorted(range(len(keys)), key=keys.__getitem__)]
+
+    def joined(self, items: Ints) -> tuple[Bytes, Ints]:
+        """The names of ``items`` back to back, and their lengths."""
+        lengths = self.lengths[items]
+        if self.fixed is not None:
+            rows = self.fixed[items]
+            return rows[np.arange(rows.shape[1]) < lengths[:, None]], lengths
+        joined = b"".join([self.encoded[i] for i in items.tolist()])
+        return np.frombuffer(joined, dtype=np.uint8), lengths
 
 
 def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
     names = table.columns.names
     hashes = table.columns.hashes
-    first_seen = dict.fromkeys(names)
-    if len(first_seen) == len(names):  # one record per name, the usual case
+    if _distinct_names(names, table.name_hashes):  # one record per name, the usual case
         groups = names
         gid = np.arange(len(names), dtype=np.int64)
     else:
-        group_of = {name: index for index, name in enumerate(first_seen)}
+        group_of = {name: index for index, name in enumerate(dict.fromkeys(names))}
         groups = list(group_of)
         gid = np.fromiter(map(group_of.__getitem__, names), dtype=np.int64, count=len(names))
     sizes = np.bincount(gid, minlength=len(groups))
@@ -215,21 +257,29 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     keep = None
     if sparse:
         keep = np.bincount(gid, weights=table.has_data(), minlength=len(groups)) > 0
-    encoded = names_bytes(groups)
+    encoded = _Names.of(names_bytes(groups))
     insertion = _insertion_order(encoded, keep, release)
     if table.name_hashes is not None:
         name_hash = table.name_hashes[by_group[group_start]]
     else:
-        name_hash = np.array(md5_hashes(encoded), dtype=np.uint64)
+        name_hash = np.array(md5_hashes(encoded.encoded), dtype=np.uint64)
     order = _onhash_write.bucket_order(name_hash[insertion])
     items = insertion[order.items]
     item_records = sizes[items]
     written = by_group[spans(group_start[items], item_records)]
     if len(items) and int(item_records.max()) > 1:
         written = _densemap_ordered(written, item_records, hashes, release)
-    return _Plan(
-        [encoded[g] for g in items.tolist()], order, name_hash[items], item_records, written
-    )
+    return _Plan(encoded, items, order, name_hash[items], item_records, written)
+
+
+def _distinct_names(names: list[str], name_hashes: U64s | None) -> bool:
+    """Whether no name repeats; told by the names' MD5s when the table has them (distinct
+    hashes mean distinct names; equal ones are looked at as names)."""
+    if name_hashes is not None and len(names) > 1:
+        ordered = np.sort(name_hashes)
+        if not bool(np.any(ordered[1:] == ordered[:-1])):
+            return True
+    return len(set(names)) == len(names)
 
 
 def _check_unique(
@@ -255,32 +305,12 @@ def _check_unique(
         )
 
 
-def _sorted_bytewise(encoded: list[bytes], candidates: Ints) -> Ints:
-    """``candidates`` ordered by their names' bytes.
-
-    A fixed-width numpy byte-string array sorts like ``bytes`` as long as no
-    name holds a NUL (the padding); otherwise, or when the names are long,
-    Python sorts them.
-    """
-    keys = [encoded[i] for i in candidates.tolist()]
-    longest = max(map(len, keys), default=0)
-    if longest * len(keys) <= _MAX_SORT_BYTES and b"\x00" not in b"".join(keys):
-        # NUL-padded to whole words, the names compare as big-endian u64 columns, which
-        # lexsort orders about twice as fast as it sorts the byte strings themselves
-        width = max(-(-longest // 8), 1)
-        table = np.array(keys, dtype=f"S{8 * width}").view(">u8").reshape(len(keys), width)
-        return candidates[np.lexsort(table.T[::-1])]
-    return candidates[sorted(range(len(keys)), key=keys.__getitem__)]
-
-
-def _insertion_order(
-    encoded: list[bytes], keep: npt.NDArray[np.bool_] | None, release: Release
-) -> Ints:
-    """Names (indexes into ``encoded``) in the order LLVM inserts them into the generator."""
+def _insertion_order(names: _Names, keep: npt.NDArray[np.bool_] | None, release: Release) -> Ints:
+    """Names (indexes into ``names``) in the order LLVM inserts them into the generator."""
     if release.sorted_name_insertion:
-        candidates = np.arange(len(encoded)) if keep is None else np.flatnonzero(keep)
-        return _sorted_bytewise(encoded, candidates)
-    order = stringmap_order(encoded, xxh3=release.stringmap_xxh3_hash)
+        candidates = np.arange(len(names.encoded)) if keep is None else np.flatnonzero(keep)
+        return names.sorted(candidates)
+    order = stringmap_order(names.encoded, xxh3=release.stringmap_xxh3_hash)
     if keep is not None:
         order = [g for g in order if keep[g]]
     return np.array(order, dtype=np.int64)
