@@ -25,6 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats._binary import ByteWriter
+from profdata.model.instr import spans
 
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.uint8]
@@ -131,6 +132,8 @@ def emit_items(
     Everything is in emission order (``order.items``): ``hashes[i]`` is the
     i-th emitted item's hash, and its bytes after the hash are the i-th chunk
     of each piece in turn (a piece is a byte stream and its chunk lengths).
+    Each stream is put at its items' offsets in one scatter, by whole words
+    where its chunks are (:func:`_put`).
     """
     count = len(order.items)
     buckets = order.buckets
@@ -141,53 +144,60 @@ def emit_items(
         bucket = int(np.argmax(chain))
         raise ValueError(f"bucket {bucket} holds {chain[bucket]} items; LLVM stores a u16 count")
     heads = buckets[first]
-    streams: list[Bytes] = [
-        chain[heads].astype("<u2").view(np.uint8),
-        np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8),
-        *(np.asarray(data, dtype=np.uint8) for data, _ in pieces),
-    ]
-    per_item = 2 + len(pieces)  # the hash and the pieces; a bucket's first item adds its count
-    nseg = per_item + first.astype(np.int64)
-    start = np.cumsum(nseg) - nseg
-    seg_stream = np.zeros(int(nseg.sum()), dtype=np.int8)
-    seg_len = np.zeros(len(seg_stream), dtype=np.int64)
-    seg_len[start[first]] = 2
-    base = start + first
-    seg_stream[base] = 1
-    seg_len[base] = 8
-    item_size = 2 * first.astype(np.int64) + 8
-    for k, (_, lengths) in enumerate(pieces):
-        seg_stream[base + 1 + k] = 2 + k
-        seg_len[base + 1 + k] = lengths
+    heads_size = 2 * first.astype(np.int64)
+    item_size = heads_size + 8
+    for _, lengths in pieces:
         item_size += lengths
     payload_at = len(out)
+    item_at = np.cumsum(item_size) - item_size
     offsets = np.zeros(order.num_buckets, dtype=np.int64)
-    offsets[heads] = payload_at + (np.cumsum(item_size) - item_size)[first]
-    # a chunk of items at a time keeps the label arrays small; each item has one
-    # segment of every stream but the bucket sizes, which only a chain's head has
-    heads_before = np.concatenate([[0], np.cumsum(first)])
-    used_before = [np.concatenate([[0], np.cumsum(lengths)]) for _, lengths in pieces]
-    seg_before = np.concatenate([[0], np.cumsum(nseg)])
-    at = len(out)
+    offsets[heads] = payload_at + item_at[first]
     out.zeros(int(item_size.sum()))
-    for lo in range(0, count, _CHUNK_ITEMS):
-        hi = min(count, lo + _CHUNK_ITEMS)
-        bounds = [
-            (2 * int(heads_before[lo]), 2 * int(heads_before[hi])),
-            (8 * lo, 8 * hi),
-            *((int(used[lo]), int(used[hi])) for used in used_before),
-        ]
-        parts = [stream[a:b] for stream, (a, b) in zip(streams, bounds, strict=True)]
-        segs = slice(int(seg_before[lo]), int(seg_before[hi]))
-        chunk = interleave(parts, seg_stream[segs], seg_len[segs])
-        out.buf[at : at + len(chunk)] = chunk.data
-        at += len(chunk)
+    payload = np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at)
+    _put(payload, item_at[first], chain[heads].astype("<u2").view(np.uint8), heads_size[first])
+    at = item_at + heads_size
+    eights = np.full(count, 8, dtype=np.int64)
+    _put(payload, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights)
+    at += 8
+    for data, lengths in pieces:
+        _put(payload, at, np.asarray(data, dtype=np.uint8), lengths)
+        at += lengths
+    del payload  # the buffer grows below
     out.align8()
     table = len(out)
     out.u64(order.num_buckets)
     out.u64(count)
     out.bytes(offsets.astype("<u8").tobytes())
     return table
+
+
+def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
+    """Chunk ``i`` of ``data`` (``lengths[i]`` bytes, back to back) to ``dest[starts[i]:]``.
+
+    Chunks of whole words go as words: ``dest`` seen from each of its eight
+    byte phases is a word array, and a chunk goes through the view that puts
+    its start on a word boundary.  Others go byte by byte, ``_CHUNK_ITEMS`` at
+    a time so the index arrays stay small.
+    """
+    if not len(data):
+        return
+    if not bool(np.any(lengths & 7)):
+        words = np.ascontiguousarray(data).view("<u8")
+        counts = lengths >> 3
+        firsts = np.cumsum(counts) - counts
+        phase = starts & 7
+        for k in np.flatnonzero(np.bincount(phase, minlength=8)).tolist():
+            take = phase == k
+            view = dest[k : k + (len(dest) - k) // 8 * 8].view("<u8")
+            picked = counts[take]
+            view[spans((starts[take] - k) >> 3, picked)] = words[spans(firsts[take], picked)]
+        return
+    firsts = np.cumsum(lengths) - lengths
+    for lo in range(0, len(starts), _CHUNK_ITEMS):
+        hi = min(len(starts), lo + _CHUNK_ITEMS)
+        chunk = lengths[lo:hi]
+        begin, end = int(firsts[lo]), int(firsts[hi - 1] + chunk[-1])
+        dest[spans(starts[lo:hi], chunk)] = data[begin:end]
 
 
 def emit(out: ByteWriter, hashes: Sequence[int], items: Sequence[bytes]) -> int:
