@@ -12,10 +12,11 @@ import contextlib
 import ctypes
 import importlib
 import os
+import signal
 import sys
 import threading
 import traceback
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from types import ModuleType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -223,34 +224,59 @@ def run_with_deep_stack(argv: Sequence[str] | None = None) -> int:
     except (ValueError, RuntimeError):
         return main(argv)
     worker = threading.Thread(target=command, name="profdata")
+    started = True
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, DEEP_RECURSION))
-    interrupted = False
-    try:
-        worker.start()
-    except KeyboardInterrupt:  # while start() waited for the thread, which now runs
-        interrupted = True
-    except RuntimeError:  # no memory for the stack
-        sys.setrecursionlimit(limit)
-        return main(argv)
-    finally:
-        threading.stack_size(previous)
-    # Thread.join interrupted by Ctrl-C can take a running thread for finished: the
-    # main thread waits on an event instead, and hands every Ctrl-C on
-    while True:
+    with _interrupts_noted() as interrupts:
         try:
-            if interrupted and worker.ident is not None:
-                interrupted = False
+            worker.start()
+        except KeyboardInterrupt:  # SIGINT not noted (see below): the thread runs now
+            interrupts.set()
+        except RuntimeError:  # no memory for the stack
+            started = False
+        finally:
+            threading.stack_size(previous)
+        # Thread.join interrupted by Ctrl-C can take a running thread for finished: the
+        # main thread waits on an event instead, and hands every Ctrl-C on
+        while started:
+            try:
+                if finished.wait(0.1):
+                    break
+            except KeyboardInterrupt:
+                interrupts.set()
+            if interrupts.is_set() and worker.ident is not None:
+                interrupts.clear()
                 ctypes.pythonapi.PyThreadState_SetAsyncExc(
                     ctypes.c_ulong(worker.ident), ctypes.py_object(KeyboardInterrupt)
                 )
-            if finished.wait(0.2):
-                break
-        except KeyboardInterrupt:
-            interrupted = True
+    if not started:
+        sys.setrecursionlimit(limit)
+        return main(argv)
     worker.join()
     sys.setrecursionlimit(limit)
     return result[0] if result else 1
+
+
+@contextlib.contextmanager
+def _interrupts_noted() -> Iterator[threading.Event]:
+    """Ctrl-C as an event the main thread looks at, not an exception: raised in the main
+    thread it could land anywhere, even between starting the command and waiting for it,
+    and be lost.  Where SIGINT is not Python's (ignored in the background, or another
+    handler) or this is not the main thread, it stays as it was and is never set."""
+    noted = threading.Event()
+    previous = signal.getsignal(signal.SIGINT)
+    if previous is not signal.default_int_handler:
+        yield noted
+        return
+    try:
+        signal.signal(signal.SIGINT, lambda _signum, _frame: noted.set())
+    except ValueError:  # not the main thread
+        yield noted
+        return
+    try:
+        yield noted
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def exit_status(exc: SystemExit) -> int:

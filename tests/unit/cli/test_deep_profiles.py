@@ -73,23 +73,39 @@ def test_past_the_recursion_limit_a_clean_error(
     assert b"Traceback" not in result.stderr
 
 
-def test_ctrl_c_stops_the_command_with_130() -> None:
+_WAITING_COMMAND = (
+    "import sys, threading, time\n"
+    "import profdata.cli as cli\n"
+    "def waiting(argv=None):\n"
+    "    try:\n"
+    "        sys.stderr.write('ready\\n'); sys.stderr.flush()\n"
+    "        for _ in range(600):\n"
+    "            time.sleep(0.05)  # bytecode between sleeps: where the interrupt lands\n"
+    "        return 0\n"
+    "    except KeyboardInterrupt:\n"
+    "        sys.stderr.write('interrupted\\n')\n"
+    "        return 130\n"
+    "cli.main = waiting\n"
+)
+
+
+@pytest.mark.parametrize(
+    "setup",
+    [
+        "",
+        # the main thread held up right after starting the command (as on a busy machine):
+        # the Ctrl-C arrives before it waits for the command, and must still reach it
+        "size = threading.stack_size\n"
+        "def slow_size(value=0):\n"
+        "    if value != cli.DEEP_STACK: time.sleep(1.0)\n"
+        "    return size(value)\n"
+        "threading.stack_size = slow_size\n",
+    ],
+    ids=["waiting", "before-waiting"],
+)
+def test_ctrl_c_stops_the_command_with_130(setup: str) -> None:
     """The command (a stand-in that waits) gets the interrupt the main thread received."""
-    script = (
-        "import sys, time\n"
-        "import profdata.cli as cli\n"
-        "def waiting(argv=None):\n"
-        "    try:\n"
-        "        sys.stderr.write('ready\\n'); sys.stderr.flush()\n"
-        "        for _ in range(600):\n"
-        "            time.sleep(0.05)  # bytecode between sleeps: where the interrupt lands\n"
-        "        return 0\n"
-        "    except KeyboardInterrupt:\n"
-        "        sys.stderr.write('interrupted\\n')\n"
-        "        return 130\n"
-        "cli.main = waiting\n"
-        "sys.exit(cli.run_with_deep_stack([]))\n"
-    )
+    script = _WAITING_COMMAND + setup + "sys.exit(cli.run_with_deep_stack([]))\n"
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
     with subprocess.Popen(
         [sys.executable, "-c", script], stderr=subprocess.PIPE, env=env, text=True
