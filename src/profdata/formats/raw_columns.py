@@ -316,7 +316,11 @@ def _masked_equal(words: U64s, ref: U64s, runs: tuple[tuple[int, int, int], ...]
     return True
 
 
-def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
+def _call_targets(
+    data: npt.NDArray[np.void], slots_per_address: int = _DIRECT_SLOTS_PER_ADDRESS
+) -> _CallTargets:
+    """The shape's address map, looked up through a direct table when it stays within
+    ``slots_per_address`` slots a function, else through address buckets."""
     pointers = data["function_pointer"].astype(np.uint64)
     known = pointers != 0
     addresses, first = np.unique(pointers[known], return_index=True)
@@ -324,9 +328,10 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
     values = distinct(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
     address_ids = np.searchsorted(values, refs).astype(np.int64)
     unknown = int(np.searchsorted(values, np.uint64(0)))
+    direct, align_bits = _direct_table(addresses, address_ids, unknown, slots_per_address)
     bits = 0
     buckets = np.zeros(1, dtype=np.int32)
-    if len(addresses):
+    if len(addresses) and direct is None:
         rel = addresses - addresses[0]
         bits = max(max(int(rel[-1]) // len(addresses), 1).bit_length() - 3, 0)  # ~4 per function
         nbuckets = (int(rel[-1]) >> bits) + 1
@@ -336,7 +341,6 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
         buckets = np.zeros(nbuckets + 1, dtype=np.int32)
         np.cumsum(per_bucket, out=buckets[1:])
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
-    direct, align_bits = _direct_table(addresses, address_ids, unknown)
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
         bits, buckets, direct, align_bits,
@@ -344,18 +348,18 @@ def _call_targets(data: npt.NDArray[np.void]) -> _CallTargets:
 
 
 def _direct_table(
-    addresses: U64s, address_ids: Ints, unknown: int
+    addresses: U64s, address_ids: Ints, unknown: int, slots_per_address: int
 ) -> tuple[npt.NDArray[np.int32] | None, int]:
     """The value id at every multiple of the addresses' common alignment, when that table
-    is at most ``_DIRECT_SLOTS_PER_ADDRESS`` slots an address (functions start at aligned
-    addresses and follow one another closely, so it usually is)."""
-    if not len(addresses) or int(address_ids.max()) >= 1 << 31:
+    is at most ``slots_per_address`` slots an address (functions start at aligned
+    addresses and follow one another closely, so it usually is; 0: never)."""
+    if slots_per_address <= 0 or not len(addresses) or int(address_ids.max()) >= 1 << 31:
         return None, 0
     rel = addresses - addresses[0]
     common = int(np.bitwise_or.reduce(rel))
     align_bits = (common & -common).bit_length() - 1 if common else 0
     slots = (int(rel[-1]) >> align_bits) + 1
-    if slots > _DIRECT_SLOTS_PER_ADDRESS * len(addresses) + 1024:
+    if slots > slots_per_address * len(addresses) + 1024:
         return None, 0
     direct = np.full(slots, unknown, dtype=np.int32)
     direct[(rel >> np.uint64(align_bits)).astype(np.int64)] = address_ids

@@ -9,8 +9,6 @@ any load offset and for 32-bit pointers (addresses wrap at 2**32).
 
 from __future__ import annotations
 
-import dataclasses
-
 import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -52,7 +50,7 @@ def test_ids_are_the_exact_start_address_or_unknown(
     case: tuple[list[int], list[int], list[int], int, int],
 ) -> None:
     pointers, refs, targets, offset, mask = case
-    found = raw_columns._call_targets(_data(pointers, refs))
+    data = _data(pointers, refs)
     by_address: dict[int, int] = {}
     for pointer, ref in zip(pointers, refs, strict=True):
         if pointer:
@@ -60,7 +58,7 @@ def test_ids_are_the_exact_start_address_or_unknown(
     expected = [by_address.get((t - offset) & mask, 0) for t in targets]
     array = np.array(targets, dtype=np.uint64)
     call_mask = _FULL if mask == _FULL else mask
-    for targets_map in (found, dataclasses.replace(found, direct=None)):
+    for targets_map in (raw_columns._call_targets(data), raw_columns._call_targets(data, 0)):
         ids = targets_map.ids(array, offset, call_mask)
         assert targets_map.values[ids].tolist() == expected
 
@@ -69,4 +67,5 @@ def test_dense_functions_get_a_direct_table_and_sparse_ones_buckets() -> None:
     dense = raw_columns._call_targets(_data([0x1000 + 16 * i for i in range(100)], [7] * 100))
     assert dense.direct is not None and dense.align_bits == 4 and len(dense.direct) == 100
     sparse = raw_columns._call_targets(_data([0x1000, 0x1010, 1 << 40], [7, 8, 9]))
-    assert sparse.direct is None
+    assert sparse.direct is None and len(sparse.buckets) > 1
+    assert raw_columns._call_targets(_data([0x1000, 0x1010], [7, 8]), 0).direct is None
