@@ -264,19 +264,16 @@ def _interrupts_noted() -> Iterator[threading.Event]:
     and be lost.  Where SIGINT is not Python's (ignored in the background, or another
     handler) or this is not the main thread, it stays as it was and is never set."""
     noted = threading.Event()
-    previous = signal.getsignal(signal.SIGINT)
-    if previous is not signal.default_int_handler:
-        yield noted
-        return
-    try:
-        signal.signal(signal.SIGINT, lambda _signum, _frame: noted.set())
-    except ValueError:  # not the main thread
-        yield noted
-        return
+    installed = False
+    if signal.getsignal(signal.SIGINT) is signal.default_int_handler:
+        with contextlib.suppress(ValueError):  # not the main thread
+            signal.signal(signal.SIGINT, lambda _signum, _frame: noted.set())
+            installed = True
     try:
         yield noted
     finally:
-        signal.signal(signal.SIGINT, previous)
+        if installed:
+            signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 def exit_status(exc: SystemExit) -> int:
