@@ -223,16 +223,9 @@ class ValueStore:
                 return None
         return Lookup(keys, slots, found, where)
 
-    def merge(self, keys: Ints, counts: U64s, weight: int) -> Flags | None:
-        """One run's entries (distinct keys); the overflow flag of each entry if any
-        saturated."""
-        lookup = self.find(keys)
-        if lookup is None:
-            raise ValueError("a run holds a value twice in one site")
-        return self.merge_found(lookup, counts, weight)
-
     def merge_found(self, lookup: Lookup, counts: U64s, weight: int) -> Flags | None:
-        """:meth:`merge` of the run :meth:`find` looked up (nothing changed in between)."""
+        """A run's entries as :meth:`find` looked them up (nothing changed in between); the
+        overflow flag of each entry if any saturated."""
         found = lookup.found
         flags = add_found(self.counts, lookup.where, found, counts, weight)
         if len(lookup.where) < len(found):
