@@ -11,9 +11,10 @@ hash (key and data lengths, key, data), so the indexed profile and MemProf
 tables can share the generator.
 
 A profile of 100k functions has 100k items, so both steps work on whole
-arrays: the replay sorts the items once per rehash instead of moving them
-one by one, and the payload is assembled from streams (bucket sizes, hashes,
-the caller's pieces) in one pass per stream.
+arrays: the replay is one sort of the items (two when the table is
+resized before emitting) instead of moving them one by one, and the
+payload is assembled from streams (bucket sizes, hashes, the caller's
+pieces) in one pass per stream.
 """
 
 from __future__ import annotations
@@ -65,34 +66,31 @@ def _rehashed(seq: Ints, hashes: npt.NDArray[np.uint64], size: int) -> Ints:
 def bucket_order(hashes: Sequence[int] | npt.NDArray[np.uint64]) -> BucketOrder:
     """The generator's layout after inserting ``hashes`` in this order.
 
-    ``seq`` always holds the items in traversal order (bucket ascending, chain
-    head first).  Items inserted between two rehashes go on top of their
-    chains, the later ones first; a rehash rebuilds each chain reversed.
+    ``items`` holds the items in traversal order (bucket ascending, chain
+    head first).  An insert goes on top of its chain and each growth rehash
+    reverses every chain, so a chain reads: the items of the last epoch
+    (between two growths), the epoch two before, ... newest first, then the
+    items of the other epochs oldest first.  Epochs are runs of inserts, so
+    that is one sort: items whose epoch has the last one's parity by
+    descending insert, then the others by ascending insert.  The final
+    resize to the target size is replayed as a rehash.
     """
     keys = np.asarray(hashes, dtype=np.uint64)
     count = len(keys)
-    seq = np.zeros(0, dtype=np.int64)
     size = _INITIAL_BUCKETS
-    lo = 0
-    while True:
-        hi = min(count, 3 * size // 4 - 1)  # item hi is the first to see the table 3/4 full
-        if hi > lo:
-            new = np.arange(lo, hi, dtype=np.int64)
-            both = np.concatenate([seq, new])
-            # within a chain: the new items, later inserts first, then the older items
-            rank = np.concatenate([hi + np.arange(len(seq)), hi - 1 - new])
-            key = _bucket_of(keys, both, size) * (len(seq) + hi + 1) + rank
-            seq = both[np.argsort(key)]
-        if hi >= count:
-            break
-        seq = _rehashed(seq, keys, 2 * size)
+    growths: list[int] = []  # the first insert after each growth
+    while (grow_at := 3 * size // 4 - 1) < count:  # that insert sees the table 3/4 full
+        growths.append(grow_at)
         size *= 2
-        lo = hi
+    inserted = np.arange(count, dtype=np.int64)
+    epoch = np.searchsorted(np.array(growths, dtype=np.int64), inserted, side="right")
+    newest_first = (len(growths) - epoch) % 2 == 0
+    rank = np.where(newest_first, count - 1 - inserted, count + inserted)
+    seq = np.argsort(_bucket_of(keys, inserted, size) * (2 * count) + rank)
     target = target_buckets(count)
     if target != size:
         seq = _rehashed(seq, keys, target)
-        size = target
-    return BucketOrder(size, seq, _bucket_of(keys, seq, size))
+    return BucketOrder(target, seq, _bucket_of(keys, seq, target))
 
 
 def bucket_layout(hashes: Sequence[int]) -> list[list[int]]:
@@ -186,9 +184,13 @@ def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
         counts = lengths >> 3
         firsts = np.cumsum(counts) - counts
         phase = starts & 7
+        single = bool(np.all(counts == 1))  # a word a chunk (hashes): no spans to build
         for k in np.flatnonzero(np.bincount(phase, minlength=8)).tolist():
             take = phase == k
             view = dest[k : k + (len(dest) - k) // 8 * 8].view("<u8")
+            if single:
+                view[(starts[take] - k) >> 3] = words[take]
+                continue
             picked = counts[take]
             view[spans((starts[take] - k) >> 3, picked)] = words[spans(firsts[take], picked)]
         return
