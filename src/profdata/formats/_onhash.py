@@ -312,7 +312,9 @@ class OnDiskHashTable:
             return None
         words = words or FileWords(self._data)
         count = self.num_entries
-        starts = np.sort(self._bucket_offsets[self._bucket_offsets != 0])
+        starts = self._bucket_offsets[self._bucket_offsets != 0]
+        if not bool(np.all(starts[1:] > starts[:-1])):  # LLVM writes them in bucket order
+            starts = np.sort(starts)
         if not len(starts):
             return _NO_ITEMS if count == 0 else None
         end = self.payload_end
@@ -323,8 +325,8 @@ class OnDiskHashTable:
         ):
             return None
         bucket_at = starts.astype(np.int64)
-        raw = words.bytes
-        per_bucket = raw[bucket_at].astype(np.int64) | (raw[bucket_at + 1].astype(np.int64) << 8)
+        u16_at = np.ndarray((max(words.size - 1, 0),), "<u2", buffer=words.bytes, strides=(1,))
+        per_bucket = u16_at[bucket_at].astype(np.int64)
         if int(per_bucket.sum()) != count or not per_bucket.all():
             return None
         key_hash = np.empty(count, dtype=np.uint64)
