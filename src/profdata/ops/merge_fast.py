@@ -47,6 +47,7 @@ from __future__ import annotations
 import os
 import pickle
 from collections.abc import Callable, Sequence
+from contextlib import suppress
 from dataclasses import dataclass
 
 import numpy as np
@@ -95,6 +96,7 @@ from profdata.ops.merge_value_store import (
     beyond_cut,
 )
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
+from profdata.ops.reaping import join_reapers, reap_later
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -290,8 +292,10 @@ class FastMerge:
         todo = [[i for i in range(index, total) if context_of(i, count) % workers == w]
                 for w in range(workers)]  # fmt: skip
         children: dict[int, tuple[int, int]] = {}
+        join_reapers()
         for worker in range(1, workers):
             read_end, write_end = os.pipe()
+            _widen(write_end)
             pid = os.fork()
             if pid == 0:  # pragma: no cover - runs in the child, which never returns
                 os.close(read_end)
@@ -303,7 +307,7 @@ class FastMerge:
         for worker, (pid, read_end) in children.items():
             with os.fdopen(read_end, "rb") as pipe:
                 payload = pipe.read()
-            os.waitpid(pid, 0)
+            reap_later(pid)
             if not payload:
                 tagged.load(todo[worker], load_one)
                 continue
@@ -575,6 +579,17 @@ class FastMerge:
             group.name_hashes,
         )
         return table if state.order is None else table.take(state.order)
+
+
+def _widen(pipe: int) -> None:
+    """Give a worker's pipe a buffer of 1 MiB where the system allows it: its arrays
+    (10 MiB after 128 inputs of a 100k-function program) then cross in 15 ms, not 26."""
+    import fcntl  # POSIX only, as fork is
+
+    size = getattr(fcntl, "F_SETPIPE_SZ", None)  # Linux only
+    if size is not None:
+        with suppress(OSError):
+            fcntl.fcntl(pipe, size, 1 << 20)
 
 
 def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:

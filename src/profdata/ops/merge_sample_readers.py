@@ -26,6 +26,7 @@ from typing import BinaryIO, TypeVar
 
 from profdata.ops.cpus import idle_cpus
 from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.reaping import join_reapers
 
 T = TypeVar("T")
 
@@ -83,6 +84,7 @@ def _start(
     entries: Sequence[WeightedFile], read: Callable[[WeightedFile], T | None]
 ) -> tuple[int, BinaryIO]:
     read_end, write_end = os.pipe()
+    join_reapers()
     pid = os.fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(read_end)

@@ -18,6 +18,7 @@ import os
 import random
 import shutil
 import subprocess
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -368,6 +369,32 @@ def test_processes_change_nothing(tmp_path: Path) -> None:
     outcome = merge(files, fast=True, processes=2)
     assert isinstance(outcome, Outcome) and outcome.fast
     assert any("COUNTER_OVERFLOW" in repr(d) for d in outcome.diagnostics)
+
+
+@pytest.mark.skipif(not Path("/proc/self").exists(), reason="looks at /proc")
+def test_workers_are_reaped_without_holding_the_merge_up(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The merge goes on as soon as a worker's arrays are in; the worker, which still has
+    to exit, is waited for by a thread, and is gone soon after."""
+    started: list[int] = []
+    fork = os.fork
+
+    def recording() -> int:
+        pid = fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording)
+    profiles = [_one_function([[(v, 1 + v) for v in range(3)]], counts=(i, 2)) for i in range(12)]
+    outcome = merge(_write(tmp_path, profiles, [1] * 12), fast=True, threads=2, processes=2)
+    assert isinstance(outcome, Outcome) and outcome.fast
+    assert len(started) == 1
+    deadline = time.monotonic() + 30
+    while Path(f"/proc/{started[0]}").exists():  # a zombie stays there until reaped
+        assert time.monotonic() < deadline, "the worker was never reaped"
+        time.sleep(0.05)
 
 
 # -- real profiles of the benchmark kit ------------------------------------------------------
