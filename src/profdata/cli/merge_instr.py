@@ -50,6 +50,7 @@ from profdata.ops.merge_inputs import (
     read_remapping,
 )
 from profdata.ops.merge_threads import context_count
+from profdata.ops.shared_fill import fill_in_two
 
 
 def _warn(line: str) -> None:
@@ -157,7 +158,7 @@ def _encode(
     return encode_indexed(
         merged, release=args.release, version=version, sparse=args.sparse,
         memprof_version=None if args.memprof_version is None else int(args.memprof_version),
-        memprof_full_schema=args.memprof_full_schema,
+        memprof_full_schema=args.memprof_full_schema, fill_in_two=fill_in_two,
     )  # fmt: skip
 
 

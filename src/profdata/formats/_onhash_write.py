@@ -119,6 +119,82 @@ def interleave(
     return out
 
 
+@dataclass(frozen=True)
+class Payload:
+    """Where every emitted item goes: the payload's layout, before any byte is written.
+
+    Items are in emission order; item ``i`` starts at ``item_at[i]`` (from
+    the payload's start) with its bucket's item count when it heads a chain,
+    then its hash, then its chunk of each piece.
+    """
+
+    order: BucketOrder
+    first: npt.NDArray[np.bool_]  # the item heads its bucket's chain
+    chain: Ints  # items per bucket
+    item_at: Ints
+    size: int
+
+    def cut(self, fraction: float) -> int:
+        """The first item at or past ``fraction`` of the payload's bytes."""
+        return int(np.searchsorted(self.item_at, int(self.size * fraction)))
+
+    def put(
+        self,
+        dest: Bytes,
+        hashes: npt.NDArray[np.uint64],
+        pieces: Sequence[tuple[Bytes, Ints]],
+        lo: int = 0,
+        hi: int | None = None,
+    ) -> None:
+        """Items ``lo..hi-1`` into ``dest`` (the payload): ``hashes`` and each piece's
+        stream and chunk lengths are those items' only."""
+        hi = len(self.item_at) if hi is None else hi
+        first = self.first[lo:hi]
+        item_at = self.item_at[lo:hi]
+        heads_size = 2 * first.astype(np.int64)
+        heads = self.order.buckets[lo:hi][first]
+        counts = self.chain[heads].astype("<u2").view(np.uint8)
+        _put(dest, item_at[first], counts, heads_size[first])
+        at = item_at + heads_size
+        eights = np.full(hi - lo, 8, dtype=np.int64)
+        _put(dest, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights)
+        at += 8
+        for data, lengths in pieces:
+            _put(dest, at, np.asarray(data, dtype=np.uint8), lengths)
+            at += lengths
+
+
+def lay_out(order: BucketOrder, lengths: Sequence[Ints]) -> Payload:
+    """The payload's layout for items whose pieces have these chunk ``lengths``."""
+    count = len(order.items)
+    buckets = order.buckets
+    first = np.ones(count, dtype=bool)
+    first[1:] = buckets[1:] != buckets[:-1]
+    chain = np.bincount(buckets, minlength=order.num_buckets)
+    if count and int(chain.max()) > _U16_MAX:
+        bucket = int(np.argmax(chain))
+        raise ValueError(f"bucket {bucket} holds {chain[bucket]} items; LLVM stores a u16 count")
+    item_size = 2 * first.astype(np.int64) + 8
+    for chunk_lengths in lengths:
+        item_size += chunk_lengths
+    item_at = np.cumsum(item_size) - item_size
+    return Payload(order, first, chain, item_at, int(item_size.sum()))
+
+
+def write_table(out: ByteWriter, payload: Payload, payload_at: int) -> int:
+    """Padding and the bucket table after a payload written at ``payload_at``; the table's
+    offset (LLVM's ``TableOff``)."""
+    order = payload.order
+    offsets = np.zeros(order.num_buckets, dtype=np.int64)
+    offsets[order.buckets[payload.first]] = payload_at + payload.item_at[payload.first]
+    out.align8()
+    table = len(out)
+    out.u64(order.num_buckets)
+    out.u64(len(order.items))
+    out.bytes(offsets.astype("<u8").tobytes())
+    return table
+
+
 def emit_items(
     out: ByteWriter,
     order: BucketOrder,
@@ -133,40 +209,11 @@ def emit_items(
     Each stream is put at its items' offsets in one scatter, by whole words
     where its chunks are (:func:`_put`).
     """
-    count = len(order.items)
-    buckets = order.buckets
-    first = np.ones(count, dtype=bool)
-    first[1:] = buckets[1:] != buckets[:-1]
-    chain = np.bincount(buckets, minlength=order.num_buckets)
-    if count and int(chain.max()) > _U16_MAX:
-        bucket = int(np.argmax(chain))
-        raise ValueError(f"bucket {bucket} holds {chain[bucket]} items; LLVM stores a u16 count")
-    heads = buckets[first]
-    heads_size = 2 * first.astype(np.int64)
-    item_size = heads_size + 8
-    for _, lengths in pieces:
-        item_size += lengths
+    payload = lay_out(order, [lengths for _, lengths in pieces])
     payload_at = len(out)
-    item_at = np.cumsum(item_size) - item_size
-    offsets = np.zeros(order.num_buckets, dtype=np.int64)
-    offsets[heads] = payload_at + item_at[first]
-    out.zeros(int(item_size.sum()))
-    payload = np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at)
-    _put(payload, item_at[first], chain[heads].astype("<u2").view(np.uint8), heads_size[first])
-    at = item_at + heads_size
-    eights = np.full(count, 8, dtype=np.int64)
-    _put(payload, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights)
-    at += 8
-    for data, lengths in pieces:
-        _put(payload, at, np.asarray(data, dtype=np.uint8), lengths)
-        at += lengths
-    del payload  # the buffer grows below
-    out.align8()
-    table = len(out)
-    out.u64(order.num_buckets)
-    out.u64(count)
-    out.bytes(offsets.astype("<u8").tobytes())
-    return table
+    out.zeros(payload.size)
+    payload.put(np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at), hashes, pieces)
+    return write_table(out, payload, payload_at)
 
 
 def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:

@@ -32,7 +32,7 @@ once wrote them are not reproduced byte for byte, but LLVM 22 reads each back.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 
 import numpy as np
@@ -101,6 +101,20 @@ Bytes = npt.NDArray[np.uint8]
 _U32X2 = struct.Struct("<II")
 _KINDS = tuple(ValueKind)
 _MAX_SORT_BYTES = 64 << 20  # largest fixed-width name array sorted with numpy
+#: emitted items from which a payload is filled in two processes when the caller can fork:
+#: below that a fork costs more than half the filling saves
+_SPLIT_ITEMS = 20_000
+#: the share of the payload this process fills when split: it also sums up the summaries
+_OWN_SHARE = 0.45
+
+#: ``fill_in_two(dest, cut, here, there)`` fills ``dest[:cut]`` by calling ``here(dest)``
+#: and ``dest[cut:]`` by calling ``there`` on a buffer whose bytes from ``cut`` on it copies
+#: to ``dest`` -- from another process, so both halves are filled at once
+FillInTwo = Callable[
+    [npt.NDArray[np.uint8], int, Callable[[npt.NDArray[np.uint8]], None],
+     Callable[[npt.NDArray[np.uint8]], None]],
+    None,
+]  # fmt: skip
 
 
 # -- the writer -------------------------------------------------------------------------
@@ -129,12 +143,14 @@ def encode_indexed(
     sparse: bool = False,
     memprof_version: int | None = None,
     memprof_full_schema: bool = False,
+    fill_in_two: FillInTwo | None = None,
 ) -> bytearray:
     """:func:`write_indexed` into a buffer the caller may write out without copying it.
 
     With the MemProf flag set, the MemProf section holds ``profile.memprof``
     (LLVM's merge carries none from indexed inputs: then it is empty) in
-    ``memprof_version`` (default: the release's).
+    ``memprof_version`` (default: the release's).  With ``fill_in_two`` a
+    large hash-table payload is filled half here, half by it.
     """
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & written_flags(release))
@@ -146,20 +162,15 @@ def encode_indexed(
     summary_at = len(out)
     if lay.has_summary:
         out.zeros(SUMMARY_SIZE * (2 if kind & ProfileKind.CS else 1))
-    keys, key_lengths = plan.key_bytes()
-    data, data_lengths = _record_data(table, plan, lay, release)
-    offsets = {
-        "hash_offset": _onhash_write.emit_items(
-            out,
-            plan.order,
-            plan.item_hashes,
-            [
-                (_item_lengths(key_lengths, data_lengths), np.full(len(key_lengths), 16)),
-                (keys, key_lengths),
-                (data, data_lengths),
-            ],
-        )
-    }
+    written = plan.records
+    summaries: list[list[int]] = []  # summed up while the payload is filled
+
+    def sum_up() -> None:
+        if lay.has_summary:
+            legacy = not release.summary_skips_pseudo_records
+            summaries.extend(_summaries(table, written, bool(kind & ProfileKind.CS), legacy))
+
+    offsets = {"hash_offset": _write_payload(out, table, plan, lay, release, fill_in_two, sum_up)}
     if kind & ProfileKind.MEMPROF and lay.has_memprof:
         offsets["memprof_offset"] = len(out)
         write_memprof_section(out, profile.memprof, release, memprof_version, memprof_full_schema)
@@ -172,13 +183,66 @@ def encode_indexed(
     if lay.has_temporal_traces and kind & ProfileKind.TEMPORAL:
         offsets["temporal_prof_traces_offset"] = len(out)
         _write_traces(out, profile)
-    written = plan.records
     out.patch_words(header_at, _header_words(lay, kind, table, written, offsets))
-    if lay.has_summary:
-        cs = bool(kind & ProfileKind.CS)
-        legacy = not release.summary_skips_pseudo_records
-        _patch_summaries(out, summary_at, table, written, cs, legacy)
+    for index, words in enumerate(summaries):
+        out.patch_words(summary_at + index * SUMMARY_SIZE, words)
     return out.buf
+
+
+def _write_payload(
+    out: ByteWriter,
+    table: RecordTable,
+    plan: _Plan,
+    lay: IndexedLayout,
+    release: Release,
+    fill_in_two: FillInTwo | None,
+    meanwhile: Callable[[], None],
+) -> int:
+    """The on-disk hash table of the records; its offset.  ``meanwhile`` runs here while
+    another process fills its part, if one does.
+
+    Every item's size is known before its bytes (:func:`_record_lengths`),
+    so the payload is laid out first and its items filled in any number of
+    ranges: in two processes when the caller allows it and the table is large.
+    """
+    count = len(plan.items)
+    data_lengths = _record_lengths(table, plan.records, plan.item_records, lay, release)
+    key_lengths = plan.names.lengths[plan.items]
+    sixteens = np.full(count, 16, dtype=np.int64)
+    payload = _onhash_write.lay_out(plan.order, [sixteens, key_lengths, data_lengths])
+    rec_end = np.cumsum(plan.item_records)
+
+    def fill(dest: Bytes, lo: int, hi: int) -> None:
+        first, last = (int(rec_end[lo - 1]) if lo else 0), (int(rec_end[hi - 1]) if hi else 0)
+        item_records = plan.item_records[lo:hi]
+        data, lengths = _record_data(table, plan.records[first:last], item_records, lay, release)
+        if not np.array_equal(lengths, data_lengths[lo:hi]):
+            raise AssertionError("record data and their planned lengths differ")
+        keys, klengths = plan.names.joined(plan.items[lo:hi])
+        pieces = [
+            (_item_lengths(klengths, lengths), sixteens[lo:hi]),
+            (keys, klengths),
+            (data, lengths),
+        ]
+        payload.put(dest, plan.item_hashes[lo:hi], pieces, lo, hi)
+
+    payload_at = len(out)
+    out.zeros(payload.size)
+    dest = np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at)
+    if fill_in_two is None or count < _SPLIT_ITEMS:
+        fill(dest, 0, count)
+        meanwhile()
+    else:
+        cut = payload.cut(_OWN_SHARE)
+
+        def here(into: Bytes) -> None:
+            fill(into, 0, cut)
+            meanwhile()
+
+        at = int(payload.item_at[cut]) if cut < count else payload.size
+        fill_in_two(dest, at, here, lambda into: fill(into, cut, count))
+    del dest  # the buffer grows below
+    return _onhash_write.write_table(out, payload, payload_at)
 
 
 # -- orders -------------------------------------------------------------------
@@ -192,9 +256,6 @@ class _Plan:
     item_hashes: U64s  # MD5 of each emitted item's name
     item_records: Ints  # records per emitted item
     records: Ints  # table rows in written order
-
-    def key_bytes(self) -> tuple[Bytes, Ints]:
-        return self.names.joined(self.items)
 
 
 @dataclass
@@ -338,7 +399,7 @@ def _item_lengths(key_lengths: Ints, data_lengths: Ints) -> Bytes:
 
 
 def _record_data(
-    table: RecordTable, plan: _Plan, lay: IndexedLayout, release: Release
+    table: RecordTable, recs: Ints, item_records: Ints, lay: IndexedLayout, release: Release
 ) -> tuple[Bytes, Ints]:
     """Every written record's data (§6.1), in written order, and each item's byte length.
 
@@ -347,7 +408,6 @@ def _record_data(
     every record are interleaved from per-part streams in one go.
     """
     cols = table.columns
-    recs = plan.records
     count = len(recs)
     lengths = cols.lengths[recs]
     parts: list[tuple[U64s, Ints]] = []  # (stream, words per record) in record order
@@ -386,9 +446,45 @@ def _record_data(
             record_words += np.bincount(row_of, weights=sizes, minlength=count).astype(np.int64)
     streams = [stream for stream, _ in parts] + [stream for stream, _ in rows]
     words = _onhash_write.interleave(streams, seg_stream, seg_len).astype("<u8", copy=False)
-    item_of = np.repeat(np.arange(len(plan.item_records)), plan.item_records)
-    item_words = np.bincount(item_of, weights=record_words, minlength=len(plan.item_records))
+    item_of = np.repeat(np.arange(len(item_records)), item_records)
+    item_words = np.bincount(item_of, weights=record_words, minlength=len(item_records))
     return words.view(np.uint8), 8 * item_words.astype(np.int64)
+
+
+def _record_lengths(
+    table: RecordTable, recs: Ints, item_records: Ints, lay: IndexedLayout, release: Release
+) -> Ints:
+    """Each item's data bytes as :func:`_record_data` writes them, without writing them."""
+    words = table.columns.lengths[recs] + (2 if lay.has_num_counts else 1)
+    if lay.has_bitmap:
+        words += 1 + table.bitmap_lengths[recs]
+    if lay.has_value_data:
+        vals = table.values
+        rows, row_of = _value_rows(vals, recs, release.max_value_kind)
+        _, num_values = vals.value_starts()
+        row_words = 1 + _count_words(vals.row_sites[rows]) + 2 * num_values[rows]
+        words += 1 + np.bincount(row_of, weights=row_words, minlength=len(recs)).astype(np.int64)
+    item_of = np.repeat(np.arange(len(item_records)), item_records)
+    item_words = np.bincount(item_of, weights=words, minlength=len(item_records))
+    return 8 * item_words.astype(np.int64)
+
+
+def _value_rows(vals: ValueColumns, recs: Ints, max_kind: int) -> tuple[Ints, Ints]:
+    """The value rows written for ``recs``, in written order, and the position in ``recs``
+    of each row's record."""
+    position = np.full(int(vals.row_record.max()) + 1 if len(vals.row_record) else 0, -1)
+    known = recs < len(position)
+    position[recs[known]] = np.flatnonzero(known)
+    row_pos = position[vals.row_record]
+    live = (row_pos >= 0) & (vals.row_kind <= max_kind)
+    rows = np.flatnonzero(live)
+    rows = rows[np.argsort(row_pos[rows], kind="stable")]
+    return rows, row_pos[rows]
+
+
+def _count_words(num_sites: Ints) -> Ints:
+    """Words after a row's kind header for its site counts (a byte each) and padding."""
+    return (8 + num_sites + 7) // 8 - 1
 
 
 def _value_prof_data(
@@ -403,14 +499,7 @@ def _value_prof_data(
     silently lose vtable value data.
     """
     count = len(recs)
-    position = np.full(int(vals.row_record.max()) + 1 if len(vals.row_record) else 0, -1)
-    known = recs < len(position)
-    position[recs[known]] = np.flatnonzero(known)
-    row_pos = position[vals.row_record]
-    live = (row_pos >= 0) & (vals.row_kind <= max_kind)
-    rows = np.flatnonzero(live)
-    rows = rows[np.argsort(row_pos[rows], kind="stable")]
-    row_of = row_pos[rows]
+    rows, row_of = _value_rows(vals, recs, max_kind)
     num_sites = vals.row_sites[rows]
     first_value, num_values = vals.value_starts()
     site_at = spans(vals.site_starts()[rows], num_sites)
@@ -420,7 +509,7 @@ def _value_prof_data(
             f"a value site holds {int(site_lengths.max())} values "
             f"(at most {MAX_VALUES_PER_SITE} can be written)"
         )
-    count_words = (8 + num_sites + 7) // 8 - 1  # site count bytes + padding, in words
+    count_words = _count_words(num_sites)
     site_bytes = np.zeros(8 * int(count_words.sum()), dtype=np.uint8)
     byte_start = 8 * (np.cumsum(count_words) - count_words)
     site_bytes[spans(byte_start, num_sites)] = site_lengths
@@ -502,16 +591,15 @@ def summarize_table(
     return summary
 
 
-def _patch_summaries(
-    out: ByteWriter, at: int, table: RecordTable, written: Ints, cs: bool, legacy: bool
-) -> None:
-    """Both summaries from the written records; CS records (bit 60) only feed the second."""
+def _summaries(table: RecordTable, written: Ints, cs: bool, legacy: bool) -> list[list[int]]:
+    """The summary blocks' words from the written records; CS records (bit 60) only feed
+    the second, written only with ``cs``."""
     is_cs = (table.columns.hashes[written] & np.uint64(CS_HASH_BIT)) != 0
     normal = summarize_table(table, written[~is_cs], legacy_invalid_counts=legacy)
-    out.patch_words(at, encode_summary(normal))
-    if cs:
-        context = summarize_table(table, written[is_cs], legacy_invalid_counts=legacy)
-        out.patch_words(at + SUMMARY_SIZE, encode_summary(context))
+    if not cs:
+        return [encode_summary(normal)]
+    context = summarize_table(table, written[is_cs], legacy_invalid_counts=legacy)
+    return [encode_summary(normal), encode_summary(context)]
 
 
 def _header_words(
