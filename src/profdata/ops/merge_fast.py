@@ -503,9 +503,14 @@ class FastMerge:
         np.bitwise_or(dst.bitmaps, src.bitmaps, out=dst.bitmaps)
         assert self.group is not None
         theirs = src.sorted_values()
-        value_flags = _merge_values(
-            dst.sorted_values(), theirs.keys, theirs.counts, 1, self.group.shape
-        )
+        found = dst.values.find(theirs.keys) if isinstance(dst.values, ValueStore) else None
+        if found is not None:  # looked up where the context's runs went, not sorted first
+            assert isinstance(dst.values, ValueStore)
+            value_flags = dst.values.merge_found(found, theirs.counts, 1)
+        else:
+            value_flags = _merge_values(
+                dst.sorted_values(), theirs.keys, theirs.counts, 1, self.group.shape
+            )
         if bool(flags.any()) or value_flags is not None:
             warnings.append(WarningKind.COUNTER_OVERFLOW)
         dst.inputs += src.inputs
@@ -550,16 +555,7 @@ class FastMerge:
         group = self.group
         assert group is not None and state.counts is not None and state.bitmaps is not None
         shape = group.shape
-        vals = state.sorted_values()
-        sites = vals.keys >> shape.id_bits
-        ids = vals.keys & ((1 << shape.id_bits) - 1)
-        # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
-        # counts keep their ids' order with no third key to sort by
-        sort_keys: list[npt.NDArray[np.integer]] = [_U64_MAX - vals.counts, sites]
-        if vals.ranks is not None:
-            sort_keys.insert(0, vals.ranks)
-        by_count = np.lexsort(sort_keys)
-        sites, ids, counts = sites[by_count], ids[by_count], vals.counts[by_count]
+        sites, ids, counts = _by_count(state.values, shape)
         vshape = shape.values
         rows = vshape.row_sites > 0
         values = ValueColumns(
@@ -579,6 +575,48 @@ class FastMerge:
             group.name_hashes,
         )
         return table if state.order is None else table.take(state.order)
+
+
+def _by_count(values: _Values | ValueStore | None, shape: Shape) -> tuple[Ints, Ints, U64s]:
+    """A context's value entries as written: by site, then count descending, then raw rank
+    (a single input's) or value id; their sites, ids and counts.
+
+    Site, count and id usually fit in one 63-bit word together, and one sort
+    of those words orders the entries straight from the store; otherwise
+    the entries are sorted by key, then by site and count.
+    """
+    assert values is not None
+    ranks = None
+    if isinstance(values, ValueStore):
+        keys, counts = values.entries()
+    else:
+        keys, counts, ranks = values.keys, values.counts, values.ranks
+    id_bits = shape.id_bits
+    id_mask = (1 << id_bits) - 1
+    ids = keys & id_mask
+    top = int(counts.max()) if len(counts) else 0
+    count_bits = top.bit_length()
+    low = int(ids.max()).bit_length() if len(ids) else 0  # the ids' bits in use
+    site_bits = max(shape.num_sites - 1, 0).bit_length()
+    if ranks is None and site_bits + count_bits + low <= 63:
+        packed = (keys >> id_bits) << (count_bits + low)
+        packed |= (np.int64(top) - counts.astype(np.int64)) << low
+        packed |= ids
+        packed.sort()
+        below = (packed >> low) & ((1 << count_bits) - 1)
+        sites = packed >> (count_bits + low)
+        return sites, packed & ((1 << low) - 1), (top - below).astype(np.uint64)
+    if isinstance(values, ValueStore):
+        by_key = np.argsort(keys, kind="stable")
+        keys, counts = keys[by_key], counts[by_key]
+    sites = keys >> id_bits
+    # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
+    # counts keep their ids' order with no third key to sort by
+    sort_keys: list[npt.NDArray[np.integer]] = [_U64_MAX - counts, sites]
+    if ranks is not None:
+        sort_keys.insert(0, ranks)
+    by_count = np.lexsort(sort_keys)
+    return sites[by_count], (keys & id_mask)[by_count], counts[by_count]
 
 
 def _widen(pipe: int) -> None:

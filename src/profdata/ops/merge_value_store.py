@@ -296,12 +296,16 @@ class ValueStore:
         self._place(self._slots(kept), keep, kept)
 
     # -- the result -----------------------------------------------------------------
+    def entries(self) -> tuple[Ints, U64s]:
+        """The live entries in the order they were stored, with their counts."""
+        index = np.flatnonzero(self.live[: self.size])
+        return self.keys[index], self.counts[index]
+
     def sorted(self) -> tuple[Ints, U64s]:
         """The live entries by key, with their counts."""
-        index = np.flatnonzero(self.live[: self.size])
-        keys = self.keys[index]
+        keys, counts = self.entries()
         order = np.argsort(keys, kind="stable")
-        return keys[order], self.counts[index][order]
+        return keys[order], counts[order]
 
 
 __all__ = ["Lookup", "ValueStore", "add_found", "add_scaled", "beyond_cut"]
