@@ -81,6 +81,22 @@ def run_profdata(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Cl
     return run
 
 
+@pytest.fixture
+def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The pids of the processes forked during the test (``os.fork`` recorded)."""
+    started: list[int] = []
+    fork = os.fork
+
+    def recording() -> int:
+        pid = fork()
+        if pid:
+            started.append(pid)
+        return pid
+
+    monkeypatch.setattr(os, "fork", recording)
+    return started
+
+
 @pytest.fixture(scope="session")
 def llvm_profdata() -> Callable[[int], Path]:
     """``llvm_profdata(22)`` is the real tool of that release, or the test is skipped."""

@@ -372,21 +372,10 @@ def test_processes_change_nothing(tmp_path: Path) -> None:
 
 
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="looks at /proc")
-def test_workers_are_reaped_without_holding_the_merge_up(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_workers_are_reaped_without_holding_the_merge_up(tmp_path: Path, forks: list[int]) -> None:
     """The merge goes on as soon as a worker's arrays are in; the worker, which still has
     to exit, is waited for by a thread, and is gone soon after."""
-    started: list[int] = []
-    fork = os.fork
-
-    def recording() -> int:
-        pid = fork()
-        if pid:
-            started.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recording)
+    started = forks
     profiles = [_one_function([[(v, 1 + v) for v in range(3)]], counts=(i, 2)) for i in range(12)]
     outcome = merge(_write(tmp_path, profiles, [1] * 12), fast=True, threads=2, processes=2)
     assert isinstance(outcome, Outcome) and outcome.fast

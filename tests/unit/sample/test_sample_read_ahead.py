@@ -30,22 +30,6 @@ def entries(tmp_path: Path, count: int) -> list[WeightedFile]:
     return out
 
 
-@pytest.fixture
-def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
-    """The pids of the workers forked during the test."""
-    started: list[int] = []
-    fork = os.fork
-
-    def recording() -> int:
-        pid = fork()
-        if pid:
-            started.append(pid)
-        return pid
-
-    monkeypatch.setattr(os, "fork", recording)
-    return started
-
-
 def reaped(pids: list[int]) -> bool:
     """Whether every one of ``pids`` has ended and been waited for (other children of this
     process, such as other tests' servers, do not count)."""
