@@ -36,7 +36,7 @@ from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
 from profdata.ops.merge import Diagnostic, MergeOptions, load_path, merge_instr
-from profdata.ops.merge_fast import TableWriter
+from profdata.ops.merge_fast import TableWriter, _widen
 from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.releases import release
 from tests.conftest import REPO, SHARED
@@ -384,6 +384,21 @@ def test_workers_are_reaped_without_holding_the_merge_up(tmp_path: Path, forks: 
     while Path(f"/proc/{started[0]}").exists():  # a zombie stays there until reaped
         assert time.monotonic() < deadline, "the worker was never reaped"
         time.sleep(0.05)
+
+
+def test_worker_pipes_get_a_buffer_of_one_mib() -> None:
+    fcntl = pytest.importorskip("fcntl")
+    if not hasattr(fcntl, "F_GETPIPE_SZ"):
+        pytest.skip("no pipe sizes here")
+    if int(Path("/proc/sys/fs/pipe-max-size").read_text()) < 1 << 20:
+        pytest.skip("the system caps pipes below 1 MiB")
+    read_end, write_end = os.pipe()
+    try:
+        _widen(write_end)
+        assert fcntl.fcntl(write_end, fcntl.F_GETPIPE_SZ) == 1 << 20
+    finally:
+        os.close(read_end)
+        os.close(write_end)
 
 
 # -- real profiles of the benchmark kit ------------------------------------------------------

@@ -1,5 +1,4 @@
-"""``profdata.ops.reaping``: workers reaped by threads, and waited for before a fork; the
-workers' pipes."""
+"""``profdata.ops.reaping``: workers reaped by threads, and waited for before a fork."""
 
 from __future__ import annotations
 
@@ -39,29 +38,8 @@ def test_reap_later_returns_at_once_and_join_waits_for_the_exit() -> None:
         os.waitpid(pid, os.WNOHANG)
 
 
-def test_join_without_reapers_returns() -> None:
-    join_reapers()
-
-
 def test_a_child_already_reaped_elsewhere_is_no_error() -> None:
     pid = _child(0)
     os.waitpid(pid, 0)
     reap_later(pid)
     join_reapers()
-
-
-def test_worker_pipes_get_a_buffer_of_one_mib() -> None:
-    fcntl = pytest.importorskip("fcntl")
-    if not hasattr(fcntl, "F_GETPIPE_SZ"):
-        pytest.skip("no pipe sizes here")
-    if int(Path("/proc/sys/fs/pipe-max-size").read_text()) < 1 << 20:
-        pytest.skip("the system caps pipes below 1 MiB")
-    from profdata.ops.merge_fast import _widen
-
-    read_end, write_end = os.pipe()
-    try:
-        _widen(write_end)
-        assert fcntl.fcntl(write_end, fcntl.F_GETPIPE_SZ) == 1 << 20
-    finally:
-        os.close(read_end)
-        os.close(write_end)
