@@ -31,18 +31,22 @@ Bytes = npt.NDArray[np.uint8]
 Fill = Callable[[Bytes], None]
 
 
-def _in_turn(cut_seen: list[int]) -> indexed_write.FillInTwo:
+class _InTurn:
     """``fill_in_two`` in this process: the tail goes through a separate buffer, as a
     child's shared memory would, so a range writing outside its part shows."""
 
-    def fill(dest: Bytes, cut: int, here: Fill, there: Fill) -> None:
-        cut_seen.append(cut)
+    def __init__(self, cut_seen: list[int]) -> None:
+        self.cut_seen = cut_seen
+
+    def zeros(self, size: int) -> Bytes:
+        return np.zeros(size, dtype=np.uint8)
+
+    def __call__(self, dest: Bytes, cut: int, here: Fill, there: Fill) -> None:
+        self.cut_seen.append(cut)
         other = np.full(len(dest), 0xA5, dtype=np.uint8)
         there(other)
         here(dest)
         dest[cut:] = other[cut:]
-
-    return fill
 
 
 @settings(max_examples=150, deadline=None)
@@ -87,6 +91,6 @@ def _split(
                 release=chosen,
                 version=version,
                 sparse=sparse,
-                fill_in_two=_in_turn(cuts),
+                fill_in_two=_InTurn(cuts),
             )
         )

@@ -22,14 +22,14 @@ import argparse
 import sys
 import time
 
-from profdata.atomic import atomic_write_bytes
+from profdata.atomic import atomic_write_chunks
 from profdata.cli._output import write_input_failure
 from profdata.cli.merge import HINT, PREV_INDEXED_VERSION
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats._collector import collector_paused
-from profdata.formats.indexed_write import encode_indexed
+from profdata.formats.indexed_write import encode_indexed_chunks
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge import (
     INVALID_PROFILE,
@@ -151,15 +151,18 @@ def _hotness_seed(args: argparse.Namespace) -> int | None:
 
 def _encode(
     args: argparse.Namespace, merged: InstrProfile, sparse: InstrProfile
-) -> bytes | bytearray:
+) -> list[bytes | bytearray | memoryview]:
+    """The output's bytes, as chunks written one after the other."""
     if args.output_format == "text":
-        return text_format.write(sparse, args.release)
+        return [text_format.write(sparse, args.release)]
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
-    return encode_indexed(
+    chunks: list[bytes | bytearray | memoryview] = []
+    chunks += encode_indexed_chunks(
         merged, release=args.release, version=version, sparse=args.sparse,
         memprof_version=None if args.memprof_version is None else int(args.memprof_version),
         memprof_full_schema=args.memprof_full_schema, fill_in_two=fill_in_two,
     )  # fmt: skip
+    return chunks
 
 
 def run(args: argparse.Namespace) -> int:
@@ -199,13 +202,14 @@ def _write(args: argparse.Namespace, result: MergeResult) -> None:
     to_stdout = args.output == "-"
     if to_stdout and args.output_format != "text" and sys.stdout.isatty():
         raise UsageError("cannot write a non-text format profile to the terminal")
-    data = _encode(args, merged, sparse)
+    chunks = _encode(args, merged, sparse)
     if to_stdout:
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
+        for chunk in chunks:
+            sys.stdout.buffer.write(chunk)
         sys.stdout.buffer.flush()
     else:
-        atomic_write_bytes(args.output, data)
+        atomic_write_chunks(args.output, chunks)
     written = sparse if args.output_format == "text" else merged
     if args.release.merge_validates_memop_values and _has_invalid(written):
         sys.stderr.write(f"warning: {INVALID_PROFILE}\n")

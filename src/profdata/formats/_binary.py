@@ -184,16 +184,35 @@ class ByteReader:
 
 
 class ByteWriter:
-    """Append-only byte buffer with named placeholders patched later."""
+    """Append-only byte buffer with named placeholders patched later.
 
-    __slots__ = ("buf", "order")
+    ``buf`` is what is being written.  A large block filled elsewhere (the
+    indexed writer's hash-table payload, filled by two processes in shared
+    memory) is taken as is by :meth:`attach` rather than copied in: the
+    writer then holds several chunks (:meth:`chunks`), and positions, like
+    ``len``, count the bytes of all of them.
+    """
+
+    __slots__ = ("_base", "_parts", "buf", "order")
 
     def __init__(self, order: ByteOrder = "<") -> None:
         self.buf = bytearray()
         self.order: ByteOrder = order
+        self._parts: list[bytearray | memoryview] = []
+        self._base = 0  # bytes in ``_parts``
 
     def __len__(self) -> int:
-        return len(self.buf)
+        return self._base + len(self.buf)
+
+    def attach(self, block: memoryview) -> None:
+        """Append ``block`` without copying it (its bytes must not change afterwards)."""
+        self._parts += [self.buf, block]
+        self._base += len(self.buf) + len(block)
+        self.buf = bytearray()
+
+    def chunks(self) -> list[bytearray | memoryview]:
+        """The bytes written, in order, as the chunks they are held in."""
+        return [*self._parts, self.buf]
 
     def u8(self, value: int) -> None:
         self.buf.append(value)
@@ -227,19 +246,37 @@ class ByteWriter:
         self.buf += bytes(nbytes)
 
     def align8(self) -> None:
-        self.zeros(pad8(len(self.buf)))
+        self.zeros(pad8(len(self)))
 
     def reserve_u64(self) -> int:
         """Write a zero u64 placeholder and return its position for :meth:`patch_u64`."""
-        pos = len(self.buf)
+        pos = len(self)
         self.u64(0)
         return pos
 
     def patch_u64(self, pos: int, value: int) -> None:
-        _st(self.order, "Q").pack_into(self.buf, pos, value)
+        self.patch_words(pos, (value,))
 
     def patch_words(self, pos: int, values: list[int] | tuple[int, ...]) -> None:
-        _st(self.order, f"{len(values)}Q").pack_into(self.buf, pos, *values)
+        st = _st(self.order, f"{len(values)}Q")
+        chunk, at = self._chunk_at(pos, st.size)
+        st.pack_into(chunk, at, *values)
+
+    def _chunk_at(self, pos: int, size: int) -> tuple[bytearray, int]:
+        """The written chunk holding ``pos .. pos+size`` and the offset there; attached
+        blocks are not patched."""
+        if pos >= self._base:
+            return self.buf, pos - self._base
+        start = 0
+        for part in self._parts:
+            if pos < start + len(part):
+                if not isinstance(part, bytearray) or pos + size > start + len(part):
+                    raise ValueError(f"cannot patch {size} bytes at {pos}: an attached block")
+                return part, pos - start
+            start += len(part)
+        raise AssertionError("unreachable: pos < base lies in a part")
 
     def getvalue(self) -> builtins.bytes:
-        return builtins.bytes(self.buf)
+        if not self._parts:
+            return builtins.bytes(self.buf)
+        return b"".join(self.chunks())

@@ -212,7 +212,9 @@ def emit_items(
     payload = lay_out(order, [lengths for _, lengths in pieces])
     payload_at = len(out)
     out.zeros(payload.size)
-    payload.put(np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at), hashes, pieces)
+    dest = np.frombuffer(out.buf, dtype=np.uint8)[len(out.buf) - payload.size :]
+    payload.put(dest, hashes, pieces)
+    del dest  # the buffer grows below
     return write_table(out, payload, payload_at)
 
 

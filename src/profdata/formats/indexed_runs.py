@@ -256,8 +256,11 @@ def _pairs(words: FileWords, rows: ValueRecords) -> tuple[U64s, U64s]:
     return words.at[at].astype(np.uint64), words.at[at + 8].astype(np.uint64)
 
 
-def indexed_shape(view: memoryview, path: str | None = None) -> IndexedShape | None:
-    """The shape of an indexed profile, or None if its runs cannot be merged as arrays."""
+def indexed_shape(
+    view: memoryview, path: str | None = None
+) -> tuple[IndexedShape, IndexedRun] | None:
+    """The shape of an indexed profile and the profile read as a run of it (decoding it
+    once, not once for each); None if its runs cannot be merged as arrays."""
     decoded = _decode(view, path)
     if decoded is None:
         return None
@@ -282,7 +285,7 @@ def indexed_shape(view: memoryview, path: str | None = None) -> IndexedShape | N
     id_bits = value_id_bits(len(site_row))
     if len(vocabulary).bit_length() > id_bits:
         return None
-    return IndexedShape(
+    shape = IndexedShape(
         layout=lay,
         names=names,
         name_refs=name_refs,
@@ -291,6 +294,8 @@ def indexed_shape(view: memoryview, path: str | None = None) -> IndexedShape | N
         id_bits=id_bits,
         binary_ids=list(decoded.profile.binary_ids),
     )
+    run = _run_of(decoded, shape)
+    return None if run is None else (shape, run)
 
 
 def read_indexed_run(
@@ -300,6 +305,10 @@ def read_indexed_run(
     decoded = _decode(view, path)
     if decoded is None or not shape.layout.same(decoded.layout):
         return None
+    return _run_of(decoded, shape)
+
+
+def _run_of(decoded: _Decoded, shape: IndexedShape) -> IndexedRun | None:
     bulk = decoded.bulk
     counts = bulk.columns.counts  # gathered by the bulk decoder
     bitmaps = bulk.bitmap_bytes()

@@ -34,6 +34,7 @@ from __future__ import annotations
 import struct
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import Protocol
 
 import numpy as np
 import numpy.typing as npt
@@ -107,14 +108,22 @@ _SPLIT_ITEMS = 20_000
 #: the share of the payload this process fills when split: it also sums up the summaries
 _OWN_SHARE = 0.45
 
-#: ``fill_in_two(dest, cut, here, there)`` fills ``dest[:cut]`` by calling ``here(dest)``
-#: and ``dest[cut:]`` by calling ``there`` on a buffer whose bytes from ``cut`` on it copies
-#: to ``dest`` -- from another process, so both halves are filled at once
-FillInTwo = Callable[
-    [npt.NDArray[np.uint8], int, Callable[[npt.NDArray[np.uint8]], None],
-     Callable[[npt.NDArray[np.uint8]], None]],
-    None,
-]  # fmt: skip
+
+class FillInTwo(Protocol):
+    """Fills a buffer in two processes (:class:`profdata.ops.shared_fill.SharedFill`)."""
+
+    def zeros(self, size: int) -> npt.NDArray[np.uint8]:
+        """A zeroed buffer that both processes can fill in place."""
+
+    def __call__(
+        self,
+        dest: npt.NDArray[np.uint8],
+        cut: int,
+        here: Callable[[npt.NDArray[np.uint8]], None],
+        there: Callable[[npt.NDArray[np.uint8]], None],
+    ) -> None:
+        """``dest[:cut]`` filled by ``here(dest)``, ``dest[cut:]`` by ``there`` -- in another
+        process, so both halves are filled at once."""
 
 
 # -- the writer -------------------------------------------------------------------------
@@ -152,6 +161,27 @@ def encode_indexed(
     ``memprof_version`` (default: the release's).  With ``fill_in_two`` a
     large hash-table payload is filled half here, half by it.
     """
+    chunks = encode_indexed_chunks(
+        profile, release=release, version=version, sparse=sparse, memprof_version=memprof_version,
+        memprof_full_schema=memprof_full_schema, fill_in_two=fill_in_two,
+    )  # fmt: skip
+    if len(chunks) == 1:
+        return bytearray(chunks[0]) if not isinstance(chunks[0], bytearray) else chunks[0]
+    return bytearray().join(chunks)
+
+
+def encode_indexed_chunks(
+    profile: InstrProfile,
+    *,
+    release: Release,
+    version: int | None = None,
+    sparse: bool = False,
+    memprof_version: int | None = None,
+    memprof_full_schema: bool = False,
+    fill_in_two: FillInTwo | None = None,
+) -> list[bytearray | memoryview]:
+    """:func:`encode_indexed` as the chunks of bytes it is made of, to be written one after
+    the other: the hash-table payload is a block of its own, written out without a copy."""
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & written_flags(release))
     table = record_table(profile)
@@ -186,7 +216,7 @@ def encode_indexed(
     out.patch_words(header_at, _header_words(lay, kind, table, written, offsets))
     for index, words in enumerate(summaries):
         out.patch_words(summary_at + index * SUMMARY_SIZE, words)
-    return out.buf
+    return out.chunks()
 
 
 def _write_payload(
@@ -227,12 +257,13 @@ def _write_payload(
         payload.put(dest, plan.item_hashes[lo:hi], pieces, lo, hi)
 
     payload_at = len(out)
-    out.zeros(payload.size)
-    dest = np.frombuffer(out.buf, dtype=np.uint8, offset=payload_at)
     if fill_in_two is None or count < _SPLIT_ITEMS:
+        # fresh zero pages, touched once by the filling (np.zeros maps them untouched)
+        dest = np.zeros(payload.size, dtype=np.uint8)
         fill(dest, 0, count)
         meanwhile()
     else:
+        dest = fill_in_two.zeros(payload.size)
         cut = payload.cut(_OWN_SHARE)
 
         def here(into: Bytes) -> None:
@@ -241,7 +272,7 @@ def _write_payload(
 
         at = int(payload.item_at[cut]) if cut < count else payload.size
         fill_in_two(dest, at, here, lambda into: fill(into, cut, count))
-    del dest  # the buffer grows below
+    out.attach(dest.data)
     return _onhash_write.write_table(out, payload, payload_at)
 
 
@@ -657,6 +688,7 @@ __all__ = [
     "SUMMARY_SIZE",
     "WRITTEN_FLAGS",
     "encode_indexed",
+    "encode_indexed_chunks",
     "encode_summary",
     "encode_value_prof_data",
     "summarize_table",

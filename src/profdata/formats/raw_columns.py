@@ -427,8 +427,9 @@ def _value_shape(
     return shape, pos
 
 
-def shape_of(view: memoryview, profile: InstrProfile) -> RawShape | None:
-    """The shape of a raw profile ``raw.read`` has accepted as ``profile``; None if unsupported."""
+def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun] | None:
+    """The shape of a raw profile ``raw.read`` has accepted as ``profile``, and the profile
+    read as a run of it (which checks the shape against the reader); None if unsupported."""
     magic = detect_magic(view[:8])
     if magic is None or len(view) < 16:
         return None
@@ -524,7 +525,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> RawShape | None:
         or not np.array_equal(shape.hashes, columns.hashes)
     ):
         return None
-    return shape
+    return shape, run
 
 
 # -- one run ---------------------------------------------------------------------------

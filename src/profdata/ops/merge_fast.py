@@ -214,24 +214,28 @@ class FastMerge:
                 ctx.errors.append(input_failure(entry.path, loaded, self.options.release))
                 return None
             if self.group is None and not self.started and mapped is not None:
-                self.group = self._group_of(mapped, loaded)
-                if self.group is not None:
-                    run = _read_run(mapped, self.group.shape, entry.path)
+                grouped = self._group_of(mapped, loaded)
+                if grouped is not None:
+                    self.group, run = grouped
             if run is None:
                 return self._leave(ctx_index, loaded)
         if not self._merge_run(ctx_index, entry, run, reporter):
             return self._leave(ctx_index, _read(self.load, entry.path))
         return None
 
-    def _group_of(self, view: memoryview, profile: InstrProfile) -> _Group | None:
-        shape: Shape | None
+    def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
+        """The group of the first input, and that input read as its first run."""
+        shaped: tuple[Shape, RawRun] | None
         if profile.format == "raw":
-            shape = shape_of(view, profile)
+            shaped = shape_of(view, profile)
         elif profile.format == "indexed":
-            shape = indexed_shape(view)
+            shaped = indexed_shape(view)
         else:
             return None
-        if shape is None or bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
+        if shaped is None:
+            return None
+        shape, run = shaped
+        if bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
             return None
         remap = self.options.remapping
         names = [remap.get(n, n) for n in shape.names] if remap else shape.names
@@ -240,14 +244,14 @@ class FastMerge:
             pairs = zip(names, shape.names, strict=True)
             redo = [i for i, (n, o) in enumerate(pairs) if not n or n != o]
         else:
-            redo = [i for i, n in enumerate(names) if not n]
+            redo = [i for i, n in enumerate(names) if not n] if "" in names else []
         if redo:
             name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
         if _has_pair_twice(name_hashes, shape.hashes):
             return None  # a (name, hash) twice: the record-by-record merge folds those
         lengths = shape.lengths
         starts = np.cumsum(lengths) - lengths
-        return _Group(shape, names, name_hashes, starts)
+        return _Group(shape, names, name_hashes, starts), run
 
     def _leave(self, ctx_index: int, loaded: Loaded) -> Loaded:
         """Hand a context over to the record-by-record merge (see the module docstring);

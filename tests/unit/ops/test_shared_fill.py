@@ -52,7 +52,38 @@ def test_the_tail_comes_from_a_child(forks: list[int]) -> None:
     assert _gone(forks)
 
 
-def test_a_child_that_fails_leaves_its_part_to_this_process(forks: list[int]) -> None:
+def test_a_shared_buffer_is_filled_in_place_by_the_child(
+    forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``zeros`` gives shared memory: the child's bytes land in it with no copy (a copy
+    would go through a second map, which this test takes away)."""
+    dest = shared_fill.fill_in_two.zeros(100_000)
+    assert not dest.any()
+    maps: list[int] = []
+    real = shared_fill.mmap.mmap
+    monkeypatch.setattr(shared_fill.mmap, "mmap", lambda *a, **k: maps.append(1) or real(*a, **k))
+    shared_fill.fill_in_two(
+        dest, 60_000, lambda d: _stamp(d, 0, 60_000), lambda d: _stamp(d, 60_000, 100_000)
+    )
+    assert maps == []
+    expected = np.arange(100_000) % 251
+    assert np.array_equal(dest[60_004:], expected[60_004:])
+    assert _pid(dest, 0) == os.getpid()
+    assert len(forks) == 1 and _pid(dest, 60_000) == forks[0]
+    assert _gone(forks)
+
+
+def test_a_shared_buffer_is_forgotten_with_its_array() -> None:
+    fill = shared_fill.SharedFill()
+    dest = fill.zeros(4096)
+    assert fill._in_place(dest) and not fill._in_place(dest[1:])
+    assert not fill._in_place(np.zeros(4096, dtype=np.uint8))
+    del dest
+    assert fill._shared == {}
+
+
+@pytest.mark.parametrize("shared", [False, True])
+def test_a_child_that_fails_leaves_its_part_to_this_process(forks: list[int], shared: bool) -> None:
     me = os.getpid()
     calls: list[int] = []
 
@@ -62,7 +93,7 @@ def test_a_child_that_fails_leaves_its_part_to_this_process(forks: list[int]) ->
         calls.append(os.getpid())
         _stamp(into, 50, 100)
 
-    dest = np.zeros(100, dtype=np.uint8)
+    dest = shared_fill.fill_in_two.zeros(100) if shared else np.zeros(100, dtype=np.uint8)
     shared_fill.fill_in_two(dest, 50, lambda d: _stamp(d, 0, 50), there)
     assert calls == [me] and len(forks) == 1
     assert _pid(dest, 50) == me
