@@ -30,6 +30,7 @@ from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_columns import BulkRecords, value_records
 from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
 from profdata.formats.raw_values import ValueRecords
+from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hashes, names_bytes
@@ -89,44 +90,30 @@ class _Layout:
 class Vocabulary:
     """The sorted distinct indirect-call values of a shape, and where each lies.
 
-    Values are name MD5s, spread evenly over 64 bits, so their top bits
-    split the sorted array into buckets of about one value each: a target
-    is found by a look at its bucket's first value, and a few targets by a
-    step or two more.  Binary search of 100k values took 5-6 ms an input.
+    Values are name MD5s, spread evenly over 64 bits, so their top bits cut
+    the sorted array into buckets of about one value each
+    (:class:`~profdata.model.bucketed.BucketedValues`).
     """
 
     values: U64s
     bits: int
-    starts: npt.NDArray[np.int32]  # each bucket's first position; len(values) at the end
+    lookup: BucketedValues
 
     @classmethod
     def of(cls, values: U64s) -> Vocabulary:
         bits = min(max(len(values).bit_length() + 1, 1), 24)
-        bucket = (values >> np.uint64(64 - bits)).astype(np.int64)
-        starts = np.zeros((1 << bits) + 1, dtype=np.int32)
-        np.cumsum(np.bincount(bucket, minlength=1 << bits), out=starts[1:])
-        return cls(values, bits, starts)
+        lookup = BucketedValues.of(values, _top(values, bits), 1 << bits)
+        return cls(values, bits, lookup)
 
     def positions(self, targets: U64s) -> Ints | None:
         """Each target's position in ``values``; None if one is not there."""
-        result = np.empty(len(targets), dtype=np.int64)
-        bucket = (targets >> np.uint64(64 - self.bits)).astype(np.int64)
-        index = self.starts[bucket].astype(np.int64)
-        end = self.starts[bucket + 1].astype(np.int64)
-        pending = np.arange(len(targets))
-        values = self.values
-        while len(pending):
-            if bool(np.any(index >= end)):  # walked past its bucket's values
-                return None
-            found = values[index]
-            want = targets[pending]
-            hit = found == want
-            result[pending[hit]] = index[hit]
-            more = found < want
-            if int(np.count_nonzero(more)) + int(np.count_nonzero(hit)) < len(pending):
-                return None  # a larger value than the target: it is not there
-            pending, index, end = pending[more], index[more] + 1, end[more]
-        return result
+        found = self.lookup.find(targets, _top(targets, self.bits))
+        return None if bool(np.any(found < 0)) else found
+
+
+def _top(values: U64s, bits: int) -> Ints:
+    top: Ints = (values >> np.uint64(64 - bits)).astype(np.int64)
+    return top
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,6 +46,7 @@ from profdata.formats.raw_layout import (
     sections,
 )
 from profdata.formats.raw_values import chain_starts, scan_blobs
+from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import InstrProfile, distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 
@@ -117,7 +118,8 @@ class _CallTargets:
 
     Another run of the binary has the same map moved by one load offset, so
     a target is looked up as ``address - offset``: its bucket of ``2**bits``
-    bytes (about one function each) says which addresses to compare with.
+    bytes (about one function each) says which addresses to compare with
+    (:class:`~profdata.model.bucketed.BucketedValues`).
     """
 
     pointers: U64s  # FunctionPointer column of the shape's profile
@@ -128,7 +130,7 @@ class _CallTargets:
     unknown_id: int  # value id of 0, what an unmatched target becomes
     values: U64s  # the NameRef of each id (ascending)
     bucket_bits: int
-    buckets: npt.NDArray[np.int32]  # each bucket's first address; len(addresses) at the end
+    lookup: BucketedValues | None  # the addresses by bucket; None with ``direct``
     #: when the addresses are dense enough: the value id at each multiple of their common
     #: alignment from the first (``unknown_id`` where no function starts)
     direct: npt.NDArray[np.int32] | None = None
@@ -143,29 +145,16 @@ class _CallTargets:
         rel = local - self.addresses[0]
         if self.direct is not None:
             return self._direct_ids(rel, targets, mask)
+        assert self.lookup is not None
         result = np.full(len(targets), self.unknown_id, dtype=np.int64)
-        inside = rel >> np.uint64(self.bucket_bits) < np.uint64(len(self.buckets) - 1)
+        inside = rel >> np.uint64(self.bucket_bits) < np.uint64(self.lookup.count)
         if mask != _FULL:
             inside &= targets <= np.uint64(mask)
         pending = np.flatnonzero(inside)
         bucket = (rel[pending] >> np.uint64(self.bucket_bits)).astype(np.int64)
-        index, end = self.buckets[bucket], self.buckets[bucket + 1]
-        # the first probe of every target at once: most hit (a bucket holds about one address)
-        probe = np.minimum(index, len(self.addresses) - 1)
-        found = self.addresses[probe]
-        want = local[pending]
-        hit = (found == want) & (index < end)
-        result[pending[hit]] = self.address_ids[probe[hit]]
-        more = ~hit & (found < want) & (index + 1 < end)
-        pending, index, end = pending[more], index[more] + 1, end[more]
-        while len(pending):
-            live = index < end
-            pending, index, end = pending[live], index[live], end[live]
-            found = self.addresses[index]
-            hit = found == local[pending]
-            result[pending[hit]] = self.address_ids[index[hit]]
-            more = found < local[pending]
-            pending, index, end = pending[more], index[more] + 1, end[more]
+        at = self.lookup.find(local[pending], bucket)
+        hit = at >= 0
+        result[pending[hit]] = self.address_ids[at[hit]]
         return result
 
     def _direct_ids(self, rel: U64s, targets: U64s, mask: int) -> Ints:
@@ -330,20 +319,16 @@ def _call_targets(
     unknown = int(np.searchsorted(values, np.uint64(0)))
     direct, align_bits = _direct_table(addresses, address_ids, unknown, slots_per_address)
     bits = 0
-    buckets = np.zeros(1, dtype=np.int32)
+    lookup = None
     if len(addresses) and direct is None:
         rel = addresses - addresses[0]
         bits = max(max(int(rel[-1]) // len(addresses), 1).bit_length() - 3, 0)  # ~4 per function
         nbuckets = (int(rel[-1]) >> bits) + 1
-        # a bucket's first address is the count of addresses in the buckets before it
-        # (a running sum of a bincount: a searchsorted of every bucket costs 4x more)
-        per_bucket = np.bincount((rel >> np.uint64(bits)).astype(np.int64), minlength=nbuckets)
-        buckets = np.zeros(nbuckets + 1, dtype=np.int32)
-        np.cumsum(per_bucket, out=buckets[1:])
+        lookup = BucketedValues.of(addresses, (rel >> np.uint64(bits)).astype(np.int64), nbuckets)
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
-        bits, buckets, direct, align_bits,
+        bits, lookup, direct, align_bits,
     )  # fmt: skip
 
 
