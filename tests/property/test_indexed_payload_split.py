@@ -66,9 +66,7 @@ def test_two_parts_write_the_bytes_of_one(
 ) -> None:
     chosen = release(rel)
     try:
-        whole = bytes(
-            indexed_write.encode_indexed(profile, release=chosen, version=version, sparse=sparse)
-        )
+        whole = indexed_write.write_indexed(profile, release=chosen, version=version, sparse=sparse)
     except ValueError:  # a version that cannot hold this profile: refused either way
         with pytest.raises(ValueError):
             _split(profile, chosen, version, sparse, share, [])
@@ -85,7 +83,7 @@ def _split(
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(indexed_write, "_SPLIT_ITEMS", 0)
         patch.setattr(indexed_write, "_OWN_SHARE", share)
-        return bytes(
+        return b"".join(
             indexed_write.encode_indexed(
                 profile,
                 release=chosen,

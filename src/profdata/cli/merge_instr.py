@@ -29,7 +29,7 @@ from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats._collector import collector_paused
-from profdata.formats.indexed_write import encode_indexed_chunks
+from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge import (
     INVALID_PROFILE,
@@ -157,7 +157,7 @@ def _encode(
         return [text_format.write(sparse, args.release)]
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
     chunks: list[bytes | bytearray | memoryview] = []
-    chunks += encode_indexed_chunks(
+    chunks += encode_indexed(
         merged, release=args.release, version=version, sparse=args.sparse,
         memprof_version=None if args.memprof_version is None else int(args.memprof_version),
         memprof_full_schema=args.memprof_full_schema, fill_in_two=fill_in_two,

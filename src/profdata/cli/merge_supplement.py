@@ -19,7 +19,7 @@ import math
 import re
 import sys
 
-from profdata.atomic import atomic_write_bytes
+from profdata.atomic import atomic_write_chunks
 from profdata.cli._options import LlvmArgumentParser, format_hint
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
@@ -155,10 +155,10 @@ def run(args: argparse.Namespace) -> int:
     text = args.output_format == "text"
     profile = writer.to_profile(sparse=args.sparse and text)
     if text:
-        data: bytes | bytearray = text_format.write(profile, rel)
+        chunks: list[bytes | bytearray | memoryview] = [text_format.write(profile, rel)]
     else:
-        data = encode_indexed(profile, release=rel, sparse=args.sparse)
-    atomic_write_bytes(args.output, data)
+        chunks = [*encode_indexed(profile, release=rel, sparse=args.sparse)]
+    atomic_write_chunks(args.output, chunks)
     if rel.merge_validates_memop_values and has_duplicate_memop_values(profile):
         sys.stderr.write(f"warning: {INVALID_PROFILE}\n")
     return 0

@@ -141,7 +141,7 @@ def write_indexed(
     indexed version (the layout changes, the ordering rules stay the
     release's); ``sparse`` drops names whose records are all zero.
     """
-    return bytes(encode_indexed(profile, release=release, version=version, sparse=sparse))
+    return b"".join(encode_indexed(profile, release=release, version=version, sparse=sparse))
 
 
 def encode_indexed(
@@ -153,35 +153,15 @@ def encode_indexed(
     memprof_version: int | None = None,
     memprof_full_schema: bool = False,
     fill_in_two: FillInTwo | None = None,
-) -> bytearray:
-    """:func:`write_indexed` into a buffer the caller may write out without copying it.
+) -> list[bytearray | memoryview]:
+    """:func:`write_indexed` as the chunks of bytes it is made of, to be written one after the
+    other: the hash-table payload is a block of its own, written out without a copy.
 
     With the MemProf flag set, the MemProf section holds ``profile.memprof``
     (LLVM's merge carries none from indexed inputs: then it is empty) in
     ``memprof_version`` (default: the release's).  With ``fill_in_two`` a
     large hash-table payload is filled half here, half by it.
     """
-    chunks = encode_indexed_chunks(
-        profile, release=release, version=version, sparse=sparse, memprof_version=memprof_version,
-        memprof_full_schema=memprof_full_schema, fill_in_two=fill_in_two,
-    )  # fmt: skip
-    if len(chunks) == 1:
-        return bytearray(chunks[0]) if not isinstance(chunks[0], bytearray) else chunks[0]
-    return bytearray().join(chunks)
-
-
-def encode_indexed_chunks(
-    profile: InstrProfile,
-    *,
-    release: Release,
-    version: int | None = None,
-    sparse: bool = False,
-    memprof_version: int | None = None,
-    memprof_full_schema: bool = False,
-    fill_in_two: FillInTwo | None = None,
-) -> list[bytearray | memoryview]:
-    """:func:`encode_indexed` as the chunks of bytes it is made of, to be written one after
-    the other: the hash-table payload is a block of its own, written out without a copy."""
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & written_flags(release))
     table = record_table(profile)
@@ -688,7 +668,6 @@ __all__ = [
     "SUMMARY_SIZE",
     "WRITTEN_FLAGS",
     "encode_indexed",
-    "encode_indexed_chunks",
     "encode_summary",
     "encode_value_prof_data",
     "summarize_table",

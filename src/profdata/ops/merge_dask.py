@@ -65,8 +65,8 @@ def merge_chunk(entries: Sequence[WeightedFile], options: MergeOptions) -> Chunk
     result = merge_instr(list(entries), chunk_options)
     if result.failed_inputs == len(entries):
         return ChunkResult(b"", result.diagnostics, result.failed_inputs)
-    data = encode_indexed(result.writer.to_profile(), release=options.release)
-    return ChunkResult(bytes(data), result.diagnostics, result.failed_inputs)
+    data = b"".join(encode_indexed(result.writer.to_profile(), release=options.release))
+    return ChunkResult(data, result.diagnostics, result.failed_inputs)
 
 
 def chunk_label(index: int, first: int, last: int) -> str:

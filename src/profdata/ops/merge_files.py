@@ -15,7 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from profdata.atomic import atomic_write_bytes
+from profdata.atomic import atomic_write_chunks
 from profdata.errors import UsageError
 from profdata.formats import text as text_format
 from profdata.formats.indexed_write import encode_indexed
@@ -92,10 +92,10 @@ def write_profile(
     """Write ``profile`` indexed (the release's version) or as text, atomically."""
     chosen = rel or release()
     if text:
-        data: bytes | bytearray = text_format.write(profile, chosen)
+        chunks: list[bytes | bytearray | memoryview] = [text_format.write(profile, chosen)]
     else:
-        data = encode_indexed(profile, release=chosen, sparse=sparse)
-    atomic_write_bytes(os.fspath(path), data)
+        chunks = [*encode_indexed(profile, release=chosen, sparse=sparse)]
+    atomic_write_chunks(os.fspath(path), chunks)
 
 
 __all__ = ["Merged", "merge_files", "write_profile"]

@@ -8,13 +8,16 @@ be the bytes one buffer would hold.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from profdata.formats._binary import ByteWriter
-from profdata.formats.indexed_write import encode_indexed, encode_indexed_chunks
+from profdata.formats.indexed_layout import layout
+from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ProfileKind
 from profdata.releases import SUPPORTED, release
@@ -65,12 +68,18 @@ def test_without_a_block_one_chunk() -> None:
     instr_profiles(max_records=10, kinds=(ProfileKind.IR, ProfileKind.IR | ProfileKind.CS)),
     st.sampled_from(sorted(SUPPORTED)),
 )
-def test_the_chunks_are_the_encoding(profile: InstrProfile, rel: int) -> None:
+def test_the_payload_is_a_block_of_its_own(profile: InstrProfile, rel: int) -> None:
+    """Header and summaries, the payload as a block, the rest: the header (patched in the
+    first chunk) puts the bucket table right after the payload, 8-aligned."""
     chosen = release(rel)
     try:
-        whole = encode_indexed(profile, release=chosen)
+        chunks = encode_indexed(profile, release=chosen)
     except ValueError:
         return
-    chunks = encode_indexed_chunks(profile, release=chosen)
-    assert len(chunks) == 3  # header and summaries, the payload, the rest
-    assert b"".join(chunks) == bytes(whole)
+    assert len(chunks) == 3 and isinstance(chunks[1], memoryview)
+    lay = layout(chosen.indexed_version)
+    header = struct.unpack_from(f"<{len(lay.header_fields)}Q", chunks[0])
+    table_at = header[lay.header_fields.index("hash_offset")]
+    payload_end = len(chunks[0]) + len(chunks[1])
+    assert table_at == payload_end + (-payload_end % 8)
+    assert len(chunks[0]) >= lay.header_size

@@ -23,7 +23,7 @@ import pytest
 
 from profdata.errors import MergeError
 from profdata.formats import raw_write
-from profdata.formats.indexed_write import encode_indexed
+from profdata.formats.indexed_write import write_indexed
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.ops.merge import MergeOptions, RecordWarning, merge_instr
@@ -56,12 +56,12 @@ def _inputs(files: Sequence[tuple[Path, int]]) -> list[WeightedFile]:
 def _dask_bytes(client: Any, files: Sequence[tuple[Path, int]], chunk: int, **kw: Any) -> bytes:
     options = MergeOptions(release=release(22), **kw)
     result = merge_on_dask(_inputs(files), options, client, chunk_size=chunk)
-    return bytes(encode_indexed(result.writer.to_profile(), release=release(22)))
+    return write_indexed(result.writer.to_profile(), release=release(22))
 
 
 def _flat_bytes(files: Sequence[tuple[Path, int]], **kw: Any) -> bytes:
     result = merge_instr(_inputs(files), MergeOptions(release=release(22), **kw))
-    return bytes(encode_indexed(result.writer.to_profile(), release=release(22)))
+    return write_indexed(result.writer.to_profile(), release=release(22))
 
 
 def _llvm_two_level(files: Sequence[tuple[Path, int]], chunk: int, scratch: Path) -> bytes:
@@ -193,4 +193,4 @@ def test_python_api(client: Any) -> None:
     spread = merge_files(inputs, client=client, chunk_size=1)
     assert spread.failed_inputs == 0
     r22 = release(22)
-    assert encode_indexed(spread.profile, release=r22) == encode_indexed(local.profile, release=r22)
+    assert write_indexed(spread.profile, release=r22) == write_indexed(local.profile, release=r22)
