@@ -156,8 +156,10 @@ def test_llvm_22_shows_what_we_write(
     profile = InstrProfile(kind=ProfileKind.MEMPROF, records=[], format="merged", memprof=data)
     from profdata.formats.indexed_write import encode_indexed
 
-    blob = encode_indexed(
-        profile, release=release(22), memprof_version=version, memprof_full_schema=full
+    blob = b"".join(
+        encode_indexed(
+            profile, release=release(22), memprof_version=version, memprof_full_schema=full
+        )
     )
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "x.profdata"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import mmap
 import os
 from pathlib import Path
 
@@ -60,8 +61,13 @@ def test_a_shared_buffer_is_filled_in_place_by_the_child(
     dest = shared_fill.fill_in_two.zeros(100_000)
     assert not dest.any()
     maps: list[int] = []
-    real = shared_fill.mmap.mmap
-    monkeypatch.setattr(shared_fill.mmap, "mmap", lambda *a, **k: maps.append(1) or real(*a, **k))
+    real = mmap.mmap
+
+    def counted(*args: int) -> mmap.mmap:
+        maps.append(args[1])
+        return real(*args)
+
+    monkeypatch.setattr(mmap, "mmap", counted)
     shared_fill.fill_in_two(
         dest, 60_000, lambda d: _stamp(d, 0, 60_000), lambda d: _stamp(d, 60_000, 100_000)
     )
