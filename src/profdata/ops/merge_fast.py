@@ -118,7 +118,10 @@ _U64_MAX = np.uint64(U64_MAX)
 # -- the state of one writer context --------------------------------------------------
 @dataclass(eq=False)
 class _Values:
-    """A context's value sites: ``keys`` (site << id_bits | value id) ascending, with counts.
+    """A context's value sites: ``keys`` (site << id_bits | value id) with counts, ascending
+    unless ``ordered`` is false (a store's entries as they were stored, which is how a
+    worker sends them: whoever needs them sorted sorts them, and a fold into a store
+    does not).
 
     ``ranks`` is each entry's position in its raw site while the context
     holds a single input (its order then is the raw order by count).
@@ -128,6 +131,7 @@ class _Values:
     counts: U64s
     ranks: Ints | None
     fill: Ints  # entries per site
+    ordered: bool = True
 
 
 @dataclass(eq=False)
@@ -148,6 +152,20 @@ class _State:
         if isinstance(values, ValueStore):
             keys, counts = values.sorted()
             values = self.values = _Values(keys, counts, None, values.fill.copy())
+        elif not values.ordered:
+            by_key = np.argsort(values.keys, kind="stable")
+            keys, counts = values.keys[by_key], values.counts[by_key]
+            values = self.values = _Values(keys, counts, values.ranks, values.fill)
+        return values
+
+    def unsorted_values(self) -> _Values | ValueStore:
+        """The value sites in any order: a store becomes its entries (arrays travel lighter
+        to another process than a store, and need no sort to be folded into one)."""
+        values = self.values
+        assert values is not None
+        if isinstance(values, ValueStore):
+            keys, counts = values.entries()
+            values = self.values = _Values(keys, counts, None, values.fill.copy(), False)
         return values
 
 
@@ -352,7 +370,7 @@ class FastMerge:
             mine = [c for c in range(count) if c % workers == worker]
             for c in mine:
                 if self.states[c].values is not None:
-                    self.states[c].sorted_values()  # arrays travel lighter than a store
+                    self.states[c].unsorted_values()
             payload = pickle.dumps(
                 ([(c, self.states[c], self.contexts[c].writer) for c in mine], tagged.items),
                 protocol=pickle.HIGHEST_PROTOCOL,
@@ -506,12 +524,15 @@ class FastMerge:
         dst.counts, dst.counts_max = total, int(total.max()) if len(total) else 0
         np.bitwise_or(dst.bitmaps, src.bitmaps, out=dst.bitmaps)
         assert self.group is not None
-        theirs = src.sorted_values()
-        found = dst.values.find(theirs.keys) if isinstance(dst.values, ValueStore) else None
+        theirs = src.unsorted_values()
+        found = None
+        if isinstance(dst.values, ValueStore) and isinstance(theirs, _Values):
+            found = dst.values.find(theirs.keys)
         if found is not None:  # looked up where the context's runs went, not sorted first
-            assert isinstance(dst.values, ValueStore)
+            assert isinstance(dst.values, ValueStore) and isinstance(theirs, _Values)
             value_flags = dst.values.merge_found(found, theirs.counts, 1)
         else:
+            theirs = src.sorted_values()
             value_flags = _merge_values(
                 dst.sorted_values(), theirs.keys, theirs.counts, 1, self.group.shape
             )
@@ -610,9 +631,10 @@ def _by_count(values: _Values | ValueStore | None, shape: Shape) -> tuple[Ints, 
         below = (packed >> low) & ((1 << count_bits) - 1)
         sites = packed >> (count_bits + low)
         return sites, packed & ((1 << low) - 1), (top - below).astype(np.uint64)
-    if isinstance(values, ValueStore):
+    if isinstance(values, ValueStore) or not values.ordered:
         by_key = np.argsort(keys, kind="stable")
         keys, counts = keys[by_key], counts[by_key]
+        ranks = None if ranks is None else ranks[by_key]
     sites = keys >> id_bits
     # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
     # counts keep their ids' order with no third key to sort by

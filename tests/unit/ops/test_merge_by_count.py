@@ -41,9 +41,11 @@ def _expected(entries: list[tuple[int, int, int]]) -> list[tuple[int, int, int]]
 
 
 @settings(max_examples=300, deadline=None)
-@given(_entries(), st.booleans(), st.randoms(use_true_random=False))
+@given(
+    _entries(), st.sampled_from(["sorted", "store", "entries"]), st.randoms(use_true_random=False)
+)
 def test_written_order_is_site_count_then_id(
-    case: tuple[int, int, list[tuple[int, int, int]]], stored: bool, rnd: random.Random
+    case: tuple[int, int, list[tuple[int, int, int]]], held: str, rnd: random.Random
 ) -> None:
     id_bits, num_sites, entries = case
     shape = SimpleNamespace(id_bits=id_bits, num_sites=num_sites)
@@ -52,14 +54,19 @@ def test_written_order_is_site_count_then_id(
     counts = np.array([c for _, _, c in by_key], dtype=np.uint64)
     fill = np.bincount(keys >> id_bits, minlength=num_sites).astype(np.int64)
     values: merge_fast._Values | ValueStore
-    if stored:  # a store that took the entries in some other order, as runs add them
+    order = list(range(len(keys)))
+    rnd.shuffle(order)
+    if held == "store":  # a store that took the entries in some other order, as runs add them
         store = ValueStore(keys[:0], counts[:0], np.zeros(num_sites, np.int64), id_bits)
-        order = list(range(len(keys)))
-        rnd.shuffle(order)
         found = store.find(keys[order])
         assert found is not None
         store.merge_found(found, counts[order], 1)
         values = store
+    elif held == "entries":  # a store's entries as a worker sends them: in no order
+        values = merge_fast._Values(keys[order], counts[order], None, fill, ordered=False)
+        state = merge_fast._State(values=values)
+        again = state.sorted_values()
+        assert again.keys.tolist() == keys.tolist() and again.counts.tolist() == counts.tolist()
     else:
         values = merge_fast._Values(keys, counts, None, fill)
     sites, ids, got = merge_fast._by_count(values, shape)  # type: ignore[arg-type]
