@@ -11,7 +11,7 @@ come straight from the data and counter sections.  Mapping NameRefs to names
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from itertools import repeat
+from itertools import islice, repeat
 from typing import Any
 
 import numpy as np
@@ -77,14 +77,17 @@ class NameTable:
         if self._distinct_names is None:
             refs: list[int] = []
             texts: list[str] = []
-            seen: set[bytes] = set()
+            seen: dict[bytes, None] = {}  # every name so far, in first-seen order
             for names in _pieces(self._payloads):
                 # each distinct name is hashed once: a section of one name repeated
                 # (a few KiB of zlib for millions of names) costs one MD5, not millions
-                fresh = list(dict.fromkeys(names))
-                if seen:
-                    fresh = [name for name in fresh if name not in seen]
-                seen.update(fresh)
+                before = len(seen)
+                if before:
+                    seen.update(dict.fromkeys(names))
+                    fresh = list(islice(seen, before, None))
+                else:
+                    seen = dict.fromkeys(names)
+                    fresh = list(seen)
                 refs.extend(md5_hashes(fresh))
                 # decoded at once: 0x01 is a whole character in UTF-8 and the error handler
                 # works byte by byte, so the split of the joined text is each name decoded
