@@ -4,11 +4,14 @@ llvm-profdata refuses to merge a probe-based profile with a plain one (``cannot
 merge probe-based profile with non-probe-based profile``, and the same for CS)
 by comparing ``FunctionSamples::ProfileIsProbeBased``/``ProfileIsCS`` -- static
 flags each reader leaves behind -- across inputs.  The text reader sets them to
-its profile's value; the ext-binary reader only ever sets them; binary, compact
-and GCC readers leave them.  So a plain ext-binary (or binary, GCC) input after a
-probe-based one is merged, with ``Function hash mismatch`` warnings, and a plain
-ext-binary after a CS one goes in silently, while a plain text input after either
-is refused.  Found by ``sample_random``'s weighted merges of two ext-binary files.
+its profile's value; the ext-binary reader only ever sets the CS flag, and sets
+the probe flag to its profile's value from a function metadata section that is not
+empty (a CS profile's holds attributes; a plain profile's is empty); binary,
+compact and GCC readers leave them.  So a plain ext-binary (or binary, GCC) input
+after a probe-based one is merged, with ``Function hash mismatch`` warnings, and a
+plain ext-binary after a CS one goes in silently, while a plain text input after
+either is refused, and so is a plain CS ext-binary after a probe-based CS one.
+Found by ``sample_random``'s weighted merges of two ext-binary files.
 Every order of a probe-based, a CS and a plain profile in each format goes
 through the real tool of every installed release, written as text and ext-binary:
 exit status, stdout, stderr and output bytes must match.  One mix is refused on
@@ -51,6 +54,14 @@ CS = """\
 [main]:30:3
  1: 30
 """
+CS_PROBE = """\
+[main:1 @ foo]:100:10
+ 1: 50
+ !CFGChecksum: 123
+[main]:30:3
+ 1: 30
+ !CFGChecksum: 456
+"""
 GCC = SHARED / "llvm-test-inputs" / "llvm-18" / "gcc-sample-profile.gcov"
 RELEASES = tuple(
     r for r in (*tools.EXTRA_RELEASES, *tools.RELEASES) if tools.find_llvm_profdata(r) is not None
@@ -63,7 +74,7 @@ def _inputs(tool: Path, release: int, scratch: Path) -> dict[str, str]:
     encodings = {"ext": ["--extbinary"], "bin": ["--binary"]}
     if release <= 16:
         encodings["comp"] = ["--compbinary"]
-    for name, text in (("probe", PROBE), ("plain", PLAIN), ("cs", CS)):
+    for name, text in (("probe", PROBE), ("plain", PLAIN), ("cs", CS), ("csprobe", CS_PROBE)):
         source = scratch / f"{name}.txt"
         source.write_text(text)
         files[f"{name}.txt"] = str(source)
@@ -84,18 +95,22 @@ def test_static_flags_decide_which_mixes_merge(
     tool = tools.find_llvm_profdata(release)
     assert tool is not None
     files = _inputs(tool, release, tmp_path)
-    special = [k for k in files if not k.startswith("plain")]
+    special = [k for k in files if not k.startswith(("plain", "csprobe"))]
     plain = [k for k in files if k.startswith("plain")]
+    pairs = [(first, second) for first in special for second in plain]
+    # a probe-based CS profile and a plain CS one: CS ext-binary files carry metadata
+    pairs += [
+        (p, c) for p in files if p.startswith("csprobe") for c in files if c.startswith("cs.")
+    ]
     commands, refused = [], []
-    for first in special:
-        for second in plain:
-            for pair in ((first, second), (second, first)):
-                for out in ("--text", "--extbinary"):
-                    args = ["merge", "--sample", out, files[pair[0]], files[pair[1]], "-o", "@OUT"]
-                    if release == 13 and pair[0].startswith("cs.") and pair[1] == "plain.gcc":
-                        refused.append(args)  # 13 writes "[]" names: refused on purpose
-                    else:
-                        commands.append(args)
+    for first, second in pairs:
+        for pair in ((first, second), (second, first)):
+            for out in ("--text", "--extbinary"):
+                args = ["merge", "--sample", out, files[pair[0]], files[pair[1]], "-o", "@OUT"]
+                if release == 13 and pair[0].startswith("cs.") and pair[1] == "plain.gcc":
+                    refused.append(args)  # 13 writes "[]" names: refused on purpose
+                else:
+                    commands.append(args)
     three = [files["probe.ext"], files["plain.ext"], files["probe.txt"]]
     commands.append(["merge", "--sample", "--text", *three, "-o", "@OUT"])
     assert len(commands) > 40

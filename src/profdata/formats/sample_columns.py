@@ -239,6 +239,7 @@ class _ColumnReader(_Reader):
         probe = entry.has(FLAG_PROBE_BASED)
         attributes = entry.has(FLAG_HAS_ATTRIBUTE)
         self.profile.is_probe_based = probe
+        self.profile.probe_flag_read = True
         columns = self.columns
         if not self.profile.is_cs or columns is None:
             self.declined = True

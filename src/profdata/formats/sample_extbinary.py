@@ -296,6 +296,7 @@ class _Reader:
         elif kind == SecType.FUNC_METADATA:
             probe = entry.has(FLAG_PROBE_BASED)
             profile.is_probe_based = probe
+            profile.probe_flag_read = True
             attributes = entry.has(FLAG_HAS_ATTRIBUTE)
             if not self.checked:
                 self.recheck = not self.metadata_walk(cur, probe, attributes)

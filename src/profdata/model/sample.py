@@ -425,6 +425,10 @@ class SampleProfile:
     is_fs: bool = False  # ProfileIsFS
     is_md5: bool = False  # names are MD5 values printed in decimal
     is_partial: bool = False  # ext-binary SecFlagPartial
+    #: an ext-binary profile with a (non-empty) function metadata section, whose reader
+    #: sets ``FunctionSamples::ProfileIsProbeBased`` to ``is_probe_based``, false included
+    #: (without one the static flag keeps what an earlier input left)
+    probe_flag_read: bool = field(default=False, compare=False)
     summary: ProfileSummary | None = None
     #: ``ProfileSymbolList`` names (ext-binary); None when the format has no list
     symbol_list: tuple[str, ...] | None = None

@@ -206,7 +206,7 @@ def _merge_all(
                 raise
             result.diagnostics.append(InputFailure(entry.path, _message(exc), exc))
             continue
-        probe_flag = static_flag(profile, probe_flag, profile.is_probe_based)
+        probe_flag = static_probe_flag(profile, probe_flag)
         if probe_based is not None and probe_based != probe_flag:
             raise UsageError(PROBE_MISMATCH)
         probe_based = probe_flag
@@ -247,6 +247,17 @@ def _merge_all(
     finished = _finish(merged, symbols, options)
     finished.diagnostics = result.diagnostics
     return finished
+
+
+def static_probe_flag(profile: SampleProfile, current: bool) -> bool:
+    """``FunctionSamples::ProfileIsProbeBased`` once ``profile`` was read: as
+    :func:`static_flag`, except that the ext-binary reader sets it to the profile's own
+    value, false too, from a function metadata section that is not empty (a CS profile's
+    holds its attributes: a plain CS profile after a probe-based one is refused; a plain
+    profile without metadata keeps the flag set, 13-22 alike)."""
+    if profile.format == "extbinary" and profile.probe_flag_read:
+        return profile.is_probe_based
+    return static_flag(profile, current, profile.is_probe_based)
 
 
 def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
