@@ -120,3 +120,50 @@ def test_static_flags_decide_which_mixes_merge(
         got = run_profdata("--llvm-release=13", *[a.replace("@OUT", str(target)) for a in args])
         assert got.code == 1 and b"empty context and writes them as '[]'" in got.stderr
         assert not target.exists()
+
+
+PREINLINED = """\
+[main:1 @ foo]:100:10
+ 1: 50
+ !CFGChecksum: 123
+ !Attributes: 2
+[main]:30:3
+ 1: 30
+ !CFGChecksum: 456
+"""
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_last_text_input_decides_preinlined(
+    release: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    """``ProfileIsPreInlined`` (``ProfileIsCSNested`` before 15), which the writer puts in the
+    summary section's flags, is static too: a text input sets it to its own value, an
+    ext-binary input only sets it.  A preinlined profile followed by a text one without
+    the attribute is written without the flag; found while checking the probe flag."""
+    tool = tools.find_llvm_profdata(release)
+    assert tool is not None
+    files: dict[str, str] = {}
+    for name, text in (("pre", PREINLINED), ("csprobe", CS_PROBE)):
+        source = tmp_path / f"{name}.txt"
+        source.write_text(text)
+        files[f"{name}.txt"] = str(source)
+        out = tmp_path / f"{name}.ext"
+        made = tools.run_tool(
+            tool, ["merge", "--sample", "--extbinary", str(source), "-o", str(out)]
+        )
+        if made.returncode == 0:
+            files[f"{name}.ext"] = str(out)
+    orders = [
+        ("pre.txt", "csprobe.txt"), ("csprobe.txt", "pre.txt"), ("pre.ext", "csprobe.txt"),
+        ("csprobe.txt", "pre.ext"), ("pre.ext", "csprobe.ext"), ("csprobe.ext", "pre.ext"),
+        ("pre.txt", "csprobe.ext"), ("pre.txt", "pre.txt", "csprobe.txt"),
+    ]  # fmt: skip
+    commands = [
+        ["merge", "--sample", out, *[files[f] for f in order], "-o", "@OUT"]
+        for order in orders
+        if all(f in files for f in order)
+        for out in ("--text", "--extbinary")
+    ]
+    assert len(commands) >= 10
+    assert tools.differing(tool, release, commands, run_profdata, tmp_path, stderr="all") == []

@@ -61,6 +61,7 @@ from profdata.ops.merge_inputs import (
     filter_regex,
 )
 from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
+from profdata.ops.sample_static_flags import static_flag, static_probe_flag
 from profdata.releases import Release
 from profdata.releases import release as default_release
 
@@ -215,7 +216,9 @@ def _merge_all(
             raise UsageError(CS_MISMATCH)
         is_cs = cs_flag
         gcc_read = gcc_read or profile.format == "gcc"
-        merged.is_preinlined = merged.is_preinlined or profile.is_preinlined
+        # ``FunctionSamples::ProfileIsPreInlined``, which the writer reads: a text input sets
+        # it to its own value, an ext-binary one only sets it
+        merged.is_preinlined = static_flag(profile, merged.is_preinlined, profile.is_preinlined)
         merged.is_fs = merged.is_fs or profile.is_fs
         merged.is_md5 = merged.is_md5 or profile.is_md5
         md5_ids = md5_function_ids(profile, release)
@@ -247,29 +250,6 @@ def _merge_all(
     finished = _finish(merged, symbols, options)
     finished.diagnostics = result.diagnostics
     return finished
-
-
-def static_probe_flag(profile: SampleProfile, current: bool) -> bool:
-    """``FunctionSamples::ProfileIsProbeBased`` once ``profile`` was read: as
-    :func:`static_flag`, except that the ext-binary reader sets it to the profile's own
-    value, false too, from a function metadata section that is not empty (a CS profile's
-    holds its attributes: a plain CS profile after a probe-based one is refused; a plain
-    profile without metadata keeps the flag set, 13-22 alike)."""
-    if profile.format == "extbinary" and profile.probe_flag_read:
-        return profile.is_probe_based
-    return static_flag(profile, current, profile.is_probe_based)
-
-
-def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
-    """A ``FunctionSamples`` static flag once ``profile`` was read: the text reader sets it
-    to the profile's own value, the ext-binary reader only ever sets it (a plain ext-binary
-    profile after a probe-based or CS one leaves it set: merged with function hash
-    mismatches, not refused), the other readers leave it (13-22 alike)."""
-    if profile.format == "text":
-        return own
-    if profile.format == "extbinary":
-        return current or own
-    return current
 
 
 def _finish(
