@@ -158,7 +158,7 @@ class _State:
             values = self.values = _Values(keys, counts, values.ranks, values.fill)
         return values
 
-    def unsorted_values(self) -> _Values | ValueStore:
+    def unsorted_values(self) -> _Values:
         """The value sites in any order: a store becomes its entries (arrays travel lighter
         to another process than a store, and need no sort to be folded into one)."""
         values = self.values
@@ -525,11 +525,9 @@ class FastMerge:
         np.bitwise_or(dst.bitmaps, src.bitmaps, out=dst.bitmaps)
         assert self.group is not None
         theirs = src.unsorted_values()
-        found = None
-        if isinstance(dst.values, ValueStore) and isinstance(theirs, _Values):
-            found = dst.values.find(theirs.keys)
+        found = dst.values.find(theirs.keys) if isinstance(dst.values, ValueStore) else None
         if found is not None:  # looked up where the context's runs went, not sorted first
-            assert isinstance(dst.values, ValueStore) and isinstance(theirs, _Values)
+            assert isinstance(dst.values, ValueStore)
             value_flags = dst.values.merge_found(found, theirs.counts, 1)
         else:
             theirs = src.sorted_values()
