@@ -457,9 +457,7 @@ def _record_data(
             record_words += np.bincount(row_of, weights=sizes, minlength=count).astype(np.int64)
     streams = [stream for stream, _ in parts] + [stream for stream, _ in rows]
     words = _onhash_write.interleave(streams, seg_stream, seg_len).astype("<u8", copy=False)
-    item_of = np.repeat(np.arange(len(item_records)), item_records)
-    item_words = np.bincount(item_of, weights=record_words, minlength=len(item_records))
-    return words.view(np.uint8), 8 * item_words.astype(np.int64)
+    return words.view(np.uint8), _item_bytes(record_words, item_records)
 
 
 def _record_lengths(
@@ -475,8 +473,13 @@ def _record_lengths(
         _, num_values = vals.value_starts()
         row_words = 1 + _count_words(vals.row_sites[rows]) + 2 * num_values[rows]
         words += 1 + np.bincount(row_of, weights=row_words, minlength=len(recs)).astype(np.int64)
+    return _item_bytes(words, item_records)
+
+
+def _item_bytes(record_words: Ints, item_records: Ints) -> Ints:
+    """Each item's data bytes from its records' words (``item_records`` records an item)."""
     item_of = np.repeat(np.arange(len(item_records)), item_records)
-    item_words = np.bincount(item_of, weights=words, minlength=len(item_records))
+    item_words = np.bincount(item_of, weights=record_words, minlength=len(item_records))
     return 8 * item_words.astype(np.int64)
 
 

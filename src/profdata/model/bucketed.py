@@ -46,13 +46,15 @@ class BucketedValues:
         """Each target's position in ``values``, -1 where it is not there; ``buckets`` are
         the targets' buckets, each below :attr:`count`."""
         result = np.full(len(targets), -1, dtype=np.int64)
+        if not len(self.values):
+            return result
         values, last = self.values, len(self.values) - 1
         index = self.starts[buckets].astype(np.int64)
         end = self.starts[buckets + 1].astype(np.int64)
         pending = np.arange(len(targets))
         want = targets
         while len(pending):
-            found = values[np.minimum(index, last)] if last >= 0 else want + np.uint64(1)
+            found = values[np.minimum(index, last)]
             inside = index < end
             hit = (found == want) & inside
             result[pending[hit]] = index[hit]

@@ -153,9 +153,8 @@ class _State:
             keys, counts = values.sorted()
             values = self.values = _Values(keys, counts, None, values.fill.copy())
         elif not values.ordered:
-            by_key = np.argsort(values.keys, kind="stable")
-            keys, counts = values.keys[by_key], values.counts[by_key]
-            values = self.values = _Values(keys, counts, values.ranks, values.fill)
+            keys, counts, ranks = _sorted_by_key(values.keys, values.counts, values.ranks)
+            values = self.values = _Values(keys, counts, ranks, values.fill)
         return values
 
     def unsorted_values(self) -> _Values:
@@ -630,9 +629,7 @@ def _by_count(values: _Values | ValueStore | None, shape: Shape) -> tuple[Ints, 
         sites = packed >> (count_bits + low)
         return sites, packed & ((1 << low) - 1), (top - below).astype(np.uint64)
     if isinstance(values, ValueStore) or not values.ordered:
-        by_key = np.argsort(keys, kind="stable")
-        keys, counts = keys[by_key], counts[by_key]
-        ranks = None if ranks is None else ranks[by_key]
+        keys, counts, ranks = _sorted_by_key(keys, counts, ranks)
     sites = keys >> id_bits
     # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
     # counts keep their ids' order with no third key to sort by
@@ -641,6 +638,12 @@ def _by_count(values: _Values | ValueStore | None, shape: Shape) -> tuple[Ints, 
         sort_keys.insert(0, ranks)
     by_count = np.lexsort(sort_keys)
     return sites[by_count], (keys & id_mask)[by_count], counts[by_count]
+
+
+def _sorted_by_key(keys: Ints, counts: U64s, ranks: Ints | None) -> tuple[Ints, U64s, Ints | None]:
+    """Entries held in any order (a store's, or a worker's sent as stored) by key."""
+    by_key = np.argsort(keys, kind="stable")
+    return keys[by_key], counts[by_key], None if ranks is None else ranks[by_key]
 
 
 def _widen(pipe: int) -> None:
