@@ -152,7 +152,7 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     result = show_sample_file(args.inputs[0], options, args.release)
     sys.stderr.write("".join(f"warning: {w}\n" for w in result.warnings))
     out = Output(args.output)
-    out.write(result.text)
+    out.write(result.data)
     out.close()
     return 0
 

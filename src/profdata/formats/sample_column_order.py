@@ -23,10 +23,11 @@ from collections.abc import Callable, Sequence
 
 import numpy as np
 
+from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.instr import distinct
-from profdata.model.names import name_bytes
-from profdata.model.record_table import Ints
+from profdata.model.names import name_bytes, names_bytes
+from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import LineLocation
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
@@ -57,6 +58,57 @@ def _name_ranks(names: Sequence[str]) -> tuple[Ints, Ints]:
 
 def _has_repeats(keys: Ints) -> bool:
     return len(distinct(keys)) != len(keys)
+
+
+def _identity(count: int) -> Ints:
+    return np.arange(count, dtype=np.int64)
+
+
+def _ascending(keys: Ints) -> bool:
+    """Whether ``keys`` never decrease (then a stable sort keeps them where they are)."""
+    return len(keys) < 2 or bool(np.all(keys[1:] >= keys[:-1]))
+
+
+def _target_order(line: Ints, count: U64s, rank: Ints) -> Ints:
+    """Call targets by line, count descending, then name rank: the order LLVM 14-22's
+    writers put them in, so a file they wrote is checked rather than sorted."""
+    if len(line) > 1:
+        a, b = slice(None, -1), slice(1, None)
+        later_line = line[b] > line[a]
+        same_line = line[b] == line[a]
+        fewer = count[b] < count[a]
+        tie = (count[b] == count[a]) & (rank[b] >= rank[a])
+        if bool(np.all(later_line | (same_line & (fewer | tie)))):
+            return _identity(len(line))
+    return np.lexsort((rank, ~count, line))
+
+
+#: the largest table of location slots that :func:`_factorize` numbers directly
+_DENSE_SLOTS = 1 << 22
+
+
+def _factorize(locations: U64s) -> tuple[U64s, Ints]:
+    """The distinct packed locations in order, and each location's index among them
+    (``np.unique(..., return_inverse=True)``).  Offsets fit 16 bits and discriminators
+    are usually small: then a table with a slot per (offset, discriminator) pair numbers
+    them in one pass instead of a sort of every line."""
+    if len(locations):
+        offsets = locations >> np.uint64(32)
+        discriminators = locations & np.uint64(U32)
+        width = int(discriminators.max()) + 1
+        slots = (int(offsets.max()) + 1) * width
+        if slots <= _DENSE_SLOTS:
+            slot = (offsets * np.uint64(width) + discriminators).astype(np.int64)
+            used = np.zeros(slots, dtype=bool)
+            used[slot] = True
+            present = np.flatnonzero(used)
+            number = np.cumsum(used, dtype=np.int64) - 1
+            values = ((present // width).astype(np.uint64) << np.uint64(32)) | (
+                present % width
+            ).astype(np.uint64)
+            return values, number[slot]
+    values, index = np.unique(locations, return_inverse=True)
+    return values, index.reshape(-1)
 
 
 def location_text(value: int) -> str:
@@ -120,13 +172,13 @@ class ColumnOrder:
         lines start; call targets in print order (by line, count descending, then
         name); False for a repeat the object readers would sum."""
         cols = self.cols
-        self.loc_values, loc_ids = np.unique(cols.rec_loc, return_inverse=True)
-        loc_ids = loc_ids.reshape(-1)
+        self.loc_values, loc_ids = _factorize(cols.rec_loc)
         nodes, names = len(cols.node_parent), len(self.names)
         if max(nodes * len(self.loc_values), len(cols.rec_loc) * names) >= _KEY_LIMIT:
             return False  # the packed keys below would not fit
         keys = cols.rec_node * max(len(self.loc_values), 1) + loc_ids
-        order = np.argsort(keys, kind="stable")
+        # a file LLVM wrote has every node's lines in order already
+        order = _identity(len(keys)) if _ascending(keys) else np.argsort(keys, kind="stable")
         in_order = keys[order]
         if len(in_order) > 1 and bool(np.any(in_order[1:] == in_order[:-1])):
             return False
@@ -141,7 +193,7 @@ class ColumnOrder:
         line = position[cols.tgt_rec]
         if _has_repeats(line * len(self.names) + self.canon[cols.tgt_name]):
             return False
-        by = np.lexsort((self.rank[cols.tgt_name], ~cols.tgt_count, line))
+        by = _target_order(line, cols.tgt_count, self.rank[cols.tgt_name])
         self.target_line = line[by]
         self.target_name = cols.tgt_name[by]
         self.target_count = cols.tgt_count[by]
@@ -191,19 +243,82 @@ class ColumnOrder:
             calls[at] = lead + sep.join(pieces[start:end])
         return calls
 
-    def body_lines(self, start: Callable[[int, int], str], lead: str) -> list[str]:
-        """Each body line in print order as the text printers write it: ``start(depth,
-        location)``, the samples, then ``lead`` and `` name:count`` per call target."""
-        calls = self.calls(lambda _: lambda n, c: f" {n}:{c}", lead)
-        return [
-            f"{begin}{samples}{call}\n"
-            for begin, samples, call in zip(
-                self.line_starts(start),
-                self.cols.rec_samples[self.order].tolist(),
-                calls,
-                strict=True,
-            )
+    def events(self) -> list[int]:
+        """The nodes in print order (depth first, callees in order) as ``node`` on
+        entering it and ``~node`` on leaving a node that has callees."""
+        children = self.children
+        out: list[int] = []
+        stack = self.top[::-1]
+        while stack:
+            node = stack.pop()
+            out.append(node)
+            if node >= 0 and children[node]:
+                stack.append(~node)
+                stack.extend(reversed(children[node]))
+        return out
+
+    def body_text(self, start: Callable[[int, int], str], lead: str) -> tuple[bytes, list[int]]:
+        """Every body line in print order as one text, and where each node's lines start
+        in it (one more entry: the end).  A line is ``start(depth, location)`` (location
+        packed as ``offset << 32 | discriminator``), the samples, then ``lead`` and
+        `` name:count`` per call target.
+
+        A line and each of its call targets are rows of one table ``[text, number,
+        text]``: the line's start and samples, then ``lead`` (or the newline of a line
+        without targets); a target's `` name:`` and count, then the newline after a
+        line's last target."""
+        cols = self.cols
+        lines, targets = len(self.order), len(self.target_line)
+        starts, start_index = self._line_start_table(start)
+        per_line = np.bincount(self.target_line, minlength=lines)
+        head_row = np.arange(lines, dtype=np.int64) + np.cumsum(per_line) - per_line
+        target_row = self.target_line + 1 + np.arange(targets, dtype=np.int64)
+        rows = lines + targets
+        texts = Strings(starts + [b" " + n + b":" for n in names_bytes(self.names)])
+        text_index = np.empty(rows, dtype=np.int64)
+        text_index[head_row] = start_index
+        text_index[target_row] = len(starts) + self.target_name
+        numbers = np.empty(rows, dtype=np.uint64)
+        numbers[head_row] = cols.rec_samples[self.order]
+        numbers[target_row] = self.target_count
+        ends = Strings([b"\n", lead.encode(), b""])
+        end_index = np.empty(rows, dtype=np.int64)
+        end_index[head_row] = per_line > 0
+        last = np.ones(targets, dtype=bool)
+        last[:-1] = self.target_line[1:] != self.target_line[:-1]
+        end_index[target_row] = np.where(last, 0, 2)
+        fields: list[Field] = [Pick(texts, text_index), Decimal(numbers), Pick(ends, end_index)]
+        offsets = np.zeros(rows + 1, dtype=np.int64)
+        np.cumsum(row_lengths(fields, rows), out=offsets[1:])
+        line_offsets = np.append(offsets[head_row], offsets[-1])
+        return render_rows(fields, rows), line_offsets[self.first_line].tolist()
+
+    def node_leads(self, top: str, callee: Callable[[int, str], str]) -> tuple[list[bytes], Ints]:
+        """What starts each node's first line, as a table and each node's entry:
+        ``top`` for a top-level profile, ``callee(depth, site)`` for an inlined one."""
+        sites = self.site_values.tolist()
+        count = max(len(sites), 1)
+        inlined = self.cols.node_parent >= 0
+        key = np.where(inlined, 1 + self.depths * count + np.array(self.site_of), 0)
+        keys, index = np.unique(key, return_inverse=True)
+        table = [
+            (callee((k - 1) // count, location_text(sites[(k - 1) % count])) if k else top).encode()
+            for k in keys.tolist()
         ]
+        return table, index.reshape(-1)
+
+    def _line_start_table(self, start: Callable[[int, int], str]) -> tuple[list[bytes], Ints]:
+        """:meth:`line_starts` as a table of texts and each line's entry in it."""
+        values = self.loc_values.tolist()
+        count = max(len(values), 1)
+        pair = self.line_depth * count + self.line_loc
+        depths = int(self.depths.max(initial=0)) + 1
+        if depths * count <= 2 * len(pair) + 1024:
+            table = [start(d, v).encode() for d in range(depths) for v in values]
+            return table, pair
+        pairs, index = np.unique(pair, return_inverse=True)
+        table = [start(p // count, values[p % count]).encode() for p in pairs.tolist()]
+        return table, index.reshape(-1)
 
     def summary(self) -> ProfileSummary:
         """``SampleProfileSummaryBuilder`` over the columns, as a text reader computes it

@@ -23,10 +23,12 @@ import numpy as np
 
 from profdata.formats._binary import ByteWriter
 from profdata.formats._uleb import encode_array
+from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
 from profdata.formats.sample_column_order import ColumnOrder, location_text
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
 from profdata.model.instr import distinct, spans
+from profdata.model.names import names_bytes
 from profdata.model.record_table import Ints
 from profdata.model.sample import SampleContext, SampleProfile
 from profdata.model.summary import ProfileSummary
@@ -36,34 +38,41 @@ U32 = 0xFFFFFFFF
 
 def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
     """``SampleProfileWriterText::write``; ``mark_flat``: LLVM 22's `` !Flat`` line after
-    a top-level profile without call sites (``--split-layout`` with ``--text``)."""
+    a top-level profile without call sites (``--split-layout`` with ``--text``).
+
+    The body lines and each node's first line are rendered as tables
+    (:func:`~profdata.formats.row_text.render_rows`); the walk joins them."""
     cols = order.cols
-    body = order.body_lines(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
-    names = cols.names
-    node_name = cols.node_name.tolist()
-    totals = cols.node_total.tolist()
-    first = order.first_line.tolist()
-    children, site_of = order.children, order.site_of
-    site_texts = [location_text(v) for v in order.site_values.tolist()]
-    out: list[str] = []
+    text, body_at = order.body_text(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
+    body = memoryview(text)
+    nodes = len(cols.node_parent)
+    top = cols.node_parent < 0
+    leads, lead_index = order.node_leads("", lambda d, site: f"{' ' * d}{site}: ")
+    # top: "NAME:TOTAL:HEAD"; inlined: "SITE: NAME:TOTAL"
+    fields: list[Field] = [
+        Pick(Strings(leads), lead_index),
+        Pick(Strings([n + b":" for n in names_bytes(cols.names)]), cols.node_name),
+        Decimal(cols.node_total),
+        Pick(Strings([b"\n", b":"]), top.astype(np.int64)),
+        Decimal(cols.node_head, top),
+        Pick(Strings([b"", b"\n"]), top.astype(np.int64)),
+    ]
+    offsets = np.zeros(nodes + 1, dtype=np.int64)
+    np.cumsum(row_lengths(fields, nodes), out=offsets[1:])
+    heads, head_at = memoryview(render_rows(fields, nodes)), offsets.tolist()
+    flat = [
+        mark_flat and parent < 0 and not callees
+        for parent, callees in zip(cols.node_parent.tolist(), order.children, strict=True)
+    ]
+    out: list[bytes | memoryview] = []
     add = out.append
-
-    def node_text(node: int, depth: int) -> None:
-        out.extend(body[first[node] : first[node + 1]])
-        pad = " " * (depth + 1)
-        for callee in children[node]:
-            add(
-                f"{pad}{site_texts[site_of[callee]]}: {names[node_name[callee]]}:{totals[callee]}\n"
-            )
-            node_text(callee, depth + 1)
-
-    heads = cols.node_head.tolist()
-    for node in order.top:
-        add(f"{names[node_name[node]]}:{totals[node]}:{heads[node]}\n")
-        node_text(node, 0)
-        if mark_flat and not children[node]:
-            add(" !Flat\n")
-    return "".join(out).encode("utf-8", "surrogateescape")
+    for node in order.events():
+        if node >= 0:
+            add(heads[head_at[node] : head_at[node + 1]])
+            add(body[body_at[node] : body_at[node + 1]])
+            if flat[node]:
+                add(b" !Flat\n")
+    return b"".join(out)
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

@@ -13,13 +13,13 @@ order of the reader's ``std::unordered_map``.  ``--counts`` and
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from profdata.errors import ProfdataError, UsageError
 from profdata.formats._files import input_bytes
 from profdata.formats.sample_extbinary import read_named
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
-from profdata.model.names import md5_hash, name_bytes
+from profdata.model.names import ENCODING, ERRORS, md5_hash, name_bytes
 from profdata.model.sample import (
     FunctionSamples,
     SampleContext,
@@ -63,12 +63,46 @@ class SampleShowOptions:
     show_format: str = "text"  # "text" | "json" | "yaml"
 
 
-@dataclass
 class SampleShowOutput:
-    """What ``show`` prints: stdout text, and warnings for stderr (without ``warning: ``)."""
+    """What ``show`` prints: stdout text, and warnings for stderr (without ``warning: ``).
 
-    text: str = ""
-    warnings: list[str] = field(default_factory=list)
+    The column dump renders bytes (tens of megabytes for a large profile): they are
+    kept as ``data`` and decoded into ``text`` only if someone asks for the text."""
+
+    __slots__ = ("_data", "_text", "warnings")
+
+    def __init__(
+        self, text: str = "", warnings: list[str] | None = None, *, data: bytes | None = None
+    ) -> None:
+        self._text: str | None = text if data is None else None
+        self._data = data
+        self.warnings: list[str] = [] if warnings is None else warnings
+
+    @property
+    def text(self) -> str:
+        if self._text is None:
+            assert self._data is not None
+            self._text = self._data.decode(ENCODING, ERRORS)
+        return self._text
+
+    @text.setter
+    def text(self, value: str) -> None:
+        self._text, self._data = value, None
+
+    @property
+    def data(self) -> bytes:
+        """The text as the bytes to print."""
+        if self._data is None:
+            self._data = self.text.encode(ENCODING, ERRORS)
+        return self._data
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, SampleShowOutput):
+            return NotImplemented
+        return self.data == other.data and self.warnings == other.warnings
+
+    def __repr__(self) -> str:
+        return f"SampleShowOutput(text={self.text!r}, warnings={self.warnings!r})"
 
 
 def show_sample_bytes(
@@ -117,7 +151,8 @@ def show_columns_bytes(
     if profile.format == "text" and (options.detailed_summary or hot_list):
         profile.summary = dump.summary()  # what the text reader computes
     result = SampleShowOutput()
-    out = [dump.json() if options.show_format == "json" else dump.text()]
+    dumped = dump.json() if options.show_format == "json" else dump.text()
+    out: list[str] = []
     _append_tail(out, result, profile, replace(options, hot_func_list=False, topn=0), release)
     if hot_list:
         rows, nodes = dump.hot_rows(release)
@@ -129,8 +164,9 @@ def show_columns_bytes(
                 topn,
             )
         )
-    result.text = "".join(out)
-    return result
+    head = dumped if isinstance(dumped, bytes) else dumped.encode(ENCODING, ERRORS)
+    tail = "".join(out).encode(ENCODING, ERRORS)
+    return SampleShowOutput(warnings=result.warnings, data=head + tail if tail else head)
 
 
 def takes_named_read(options: SampleShowOptions) -> bool:

@@ -29,10 +29,11 @@ from collections.abc import Callable
 
 import numpy as np
 
+from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_column_order import ColumnOrder, location_text
 from profdata.formats.sample_column_reads import read_sample_columns
 from profdata.formats.sample_columns import ProfileColumns
-from profdata.model.names import name_bytes
+from profdata.model.names import name_bytes, names_bytes
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 from profdata.model.sample_map_order import release_map_order
 from profdata.releases import Release
@@ -61,49 +62,79 @@ def read_for_dump(
 class ColumnDump(ColumnOrder):
     """The walks that print ordered columns as ``show`` does, as text or JSON."""
 
-    def text(self) -> str:
-        """``FunctionSamples::print`` of every function (no checksum, no vtables here)."""
+    def text(self) -> bytes:
+        """``FunctionSamples::print`` of every function (no checksum, no vtables here).
+
+        Rendered as tables (:func:`~profdata.formats.row_text.render_rows`): the body
+        lines, and per node the text before its lines (header) and after them (up to
+        its callees); the walk only joins each node's three pieces and the closing
+        brace after its callees."""
         cols = self.cols
-        body = self.body_lines(lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:")
-        names = self.names
-        node_name = cols.node_name.tolist()
-        totals = cols.node_total.tolist()
-        heads = cols.node_head.tolist()
-        first = self.first_line.tolist()
-        children, site_of = self.children, self.site_of
-        site_texts = [location_text(v) for v in self.site_values.tolist()]
-        out: list[str] = []
+        text, body_at = self.body_text(
+            lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:"
+        )
+        body = memoryview(text)
+        nodes = len(cols.node_parent)
+        depths = self.depths
+        lines = np.diff(self.first_line)
+        has_lines = (lines > 0).astype(np.int64)
+        has_callees = np.fromiter(map(bool, self.children), dtype=np.int64, count=nodes)
+        # an inlined callee's line starts at its parent's indent + 2: "SITE: inlined callee: "
+        leads, lead_index = self.node_leads(
+            "Function: ", lambda d, site: f"{' ' * (4 * d - 2)}{site}: inlined callee: "
+        )
+        most = int(depths.max(initial=0)) + 1
+        pads = [b" " * (4 * d) for d in range(most)]
+        opens = Strings(
+            [
+                pad + text
+                for pad in pads
+                for text in (
+                    b"No samples collected in the function's body\n",
+                    b"Samples collected in the function's body {\n",
+                )
+            ]
+        )
+        head_fields: list[Field] = [
+            Pick(Strings(leads), lead_index),
+            Pick(Strings([n + b": " for n in names_bytes(self.names)]), cols.node_name),
+            Decimal(cols.node_total),
+            b", ",
+            Decimal(cols.node_head),
+            b", ",
+            Decimal(lines.astype(np.uint64)),
+            b" sampled lines\n",
+            Pick(opens, depths * 2 + has_lines),
+        ]
+        tails = Strings(
+            [
+                (pad + b"}\n" if lined else b"")
+                + pad
+                + (
+                    b"Samples collected in inlined callsites {\n"
+                    if called
+                    else b"No inlined callsites in this function\n"
+                )
+                for pad in pads
+                for lined in (False, True)
+                for called in (False, True)
+            ]
+        )
+        tail_fields: list[Field] = [Pick(tails, (depths * 2 + has_lines) * 2 + has_callees)]
+        heads, head_at = _rendered(head_fields, nodes)
+        after, after_at = _rendered(tail_fields, nodes)
+        closes = [pad + b"}\n" for pad in pads]
+        depth_of = depths.tolist()
+        out: list[bytes | memoryview] = []
         add = out.append
-
-        def node_text(node: int, indent: int) -> None:
-            pad = " " * indent
-            start, end = first[node], first[node + 1]
-            add(f"{totals[node]}, {heads[node]}, {end - start} sampled lines\n{pad}")
-            if end > start:
-                add("Samples collected in the function's body {\n")
-                out.extend(body[start:end])
-                add(pad + "}\n")
+        for node in self.events():
+            if node < 0:
+                add(closes[depth_of[~node]])
             else:
-                add("No samples collected in the function's body\n")
-            add(pad)
-            callees = children[node]
-            if callees:
-                add("Samples collected in inlined callsites {\n")
-                inner = " " * (indent + 2)
-                for callee in callees:
-                    add(
-                        f"{inner}{site_texts[site_of[callee]]}: inlined callee: "
-                        f"{names[node_name[callee]]}: "
-                    )
-                    node_text(callee, indent + 4)
-                add(pad + "}\n")
-            else:
-                add("No inlined callsites in this function\n")
-
-        for node in self.top:
-            add(f"Function: {names[node_name[node]]}: ")
-            node_text(node, 0)
-        return "".join(out)
+                add(heads[head_at[node] : head_at[node + 1]])
+                add(body[body_at[node] : body_at[node + 1]])
+                add(after[after_at[node] : after_at[node + 1]])
+        return b"".join(out)
 
     def json(self) -> str:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
@@ -258,3 +289,10 @@ def quote_json(text: str) -> str:
 
 
 __all__ = ["ColumnDump", "quote_json", "read_for_dump"]
+
+
+def _rendered(fields: list[Field], rows: int) -> tuple[memoryview, list[int]]:
+    """Rows rendered, and where each starts (one more entry: the end)."""
+    offsets = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(row_lengths(fields, rows), out=offsets[1:])
+    return memoryview(render_rows(fields, rows)), offsets.tolist()

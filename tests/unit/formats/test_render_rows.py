@@ -1,0 +1,133 @@
+"""``render_rows`` against the same rows formatted one by one in Python, and the
+column order's shortcuts (direct location numbering, targets already in order)
+against the sorts they stand in for."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from profdata.formats import row_text
+from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
+from profdata.formats.sample_column_order import _factorize, _target_order
+
+U64_MAX = (1 << 64) - 1
+
+NUMBERS = st.one_of(
+    st.integers(0, 9),
+    st.integers(0, 10**6),
+    st.sampled_from([9, 10, 99, 100, 4294967295, 4294967296, 10**19 - 1, 10**19, U64_MAX]),
+    st.integers(0, U64_MAX),
+)
+TEXTS = st.binary(max_size=12)
+
+
+@st.composite
+def tables(draw: st.DrawFn) -> tuple[list[Field], list[bytes]]:
+    """Random fields over ``rows`` rows, and each row as Python formats it."""
+    rows = draw(st.integers(0, 40))
+    fields: list[Field] = []
+    columns: list[list[bytes]] = []
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.sampled_from(["const", "pick", "decimal", "some"]))
+        if kind == "const":
+            text = draw(TEXTS)
+            fields.append(text)
+            columns.append([text] * rows)
+        elif kind == "pick":
+            items = draw(st.lists(TEXTS, min_size=1, max_size=6))
+            index = draw(st.lists(st.integers(0, len(items) - 1), min_size=rows, max_size=rows))
+            fields.append(Pick(Strings(items), np.array(index, dtype=np.int64)))
+            columns.append([items[i] for i in index])
+        else:
+            values = draw(st.lists(NUMBERS, min_size=rows, max_size=rows))
+            where = draw(st.lists(st.booleans(), min_size=rows, max_size=rows))
+            array = np.array(values, dtype=np.uint64)
+            if kind == "decimal":
+                fields.append(Decimal(array))
+                columns.append([str(v).encode() for v in values])
+            else:
+                fields.append(Decimal(array, np.array(where, dtype=bool)))
+                columns.append(
+                    [str(v).encode() if w else b"" for v, w in zip(values, where, strict=True)]
+                )
+    return fields, [b"".join(parts) for parts in zip(*columns, strict=True)] if columns else []
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.sampled_from([1, 3, 64]))
+def test_rows_render_as_python_formats_them(
+    table: tuple[list[Field], list[bytes]], piece: int
+) -> None:
+    fields, want = table
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(row_text, "_PIECE", piece)  # rows cross piece boundaries
+        got = render_rows(fields, len(want))
+    assert got == b"".join(want)
+    assert row_lengths(fields, len(want)).tolist() == [len(w) for w in want]
+
+
+def test_a_table_of_empty_strings_and_zero_rows() -> None:
+    empty = Strings([b"", b""])
+    assert empty.width == 0
+    assert render_rows([b"<", Pick(empty, np.array([1, 0])), b">"], 2) == b"<><>"
+    assert render_rows([b"x", Decimal(np.zeros(0, dtype=np.uint64))], 0) == b""
+
+
+def test_numbers_of_every_width_including_the_largest() -> None:
+    values = [0, *(10**k for k in range(20)), *(10**k - 1 for k in range(1, 20)), U64_MAX]
+    got = render_rows([Decimal(np.array(values, dtype=np.uint64)), b","], len(values))
+    assert got == b"".join(f"{v},".encode() for v in values)
+
+
+def test_many_rows_in_many_pieces() -> None:
+    rng = np.random.default_rng(5)
+    rows = 3 * row_text._PIECE + 17
+    names = [f"f{i}".encode() * (i % 4) for i in range(50)]
+    index = rng.integers(0, len(names), rows)
+    values = rng.integers(0, 1 << 40, rows).astype(np.uint64)
+    got = render_rows([b" ", Pick(Strings(names), index), b":", Decimal(values), b"\n"], rows)
+    want = b"".join(
+        b" " + names[i] + b":" + str(v).encode() + b"\n"
+        for i, v in zip(index.tolist(), values.tolist(), strict=True)
+    )
+    assert got == want
+
+
+LOCATIONS = st.lists(
+    st.tuples(
+        st.integers(0, 0xFFFF),
+        st.one_of(st.integers(0, 7), st.integers(0, 0xFFFFFFFF)),
+    ),
+    max_size=60,
+)
+
+
+@given(LOCATIONS)
+def test_locations_are_numbered_as_unique_numbers_them(pairs: list[tuple[int, int]]) -> None:
+    packed = np.array([o << 32 | d for o, d in pairs], dtype=np.uint64)
+    values, index = _factorize(packed)
+    want_values, want_index = np.unique(packed, return_inverse=True)
+    assert values.dtype == np.uint64
+    assert values.tolist() == want_values.tolist()
+    assert index.tolist() == want_index.reshape(-1).tolist()
+
+
+TARGETS = st.lists(
+    st.tuples(st.integers(0, 5), st.integers(0, 4), st.integers(0, 6)), max_size=40, unique=True
+)
+
+
+@given(TARGETS, st.booleans())
+def test_targets_already_in_order_are_kept_and_others_sorted(
+    rows: list[tuple[int, int, int]], presort: bool
+) -> None:
+    if presort:  # as LLVM writes them: by line, count descending, then name
+        rows = sorted(rows, key=lambda r: (r[0], -r[1], r[2]))
+    line = np.array([r[0] for r in rows], dtype=np.int64)
+    count = np.array([r[1] for r in rows], dtype=np.uint64)
+    rank = np.array([r[2] for r in rows], dtype=np.int64)
+    got = _target_order(line, count, rank)
+    assert got.tolist() == np.lexsort((rank, ~count, line)).tolist()
