@@ -13,7 +13,6 @@ usual message.
 from __future__ import annotations
 
 from array import array
-from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
@@ -23,17 +22,49 @@ U64 = (1 << 64) - 1
 _NUMPY_MAX_BYTES = 9
 
 
-@dataclass(frozen=True, slots=True)
 class UlebRun:
-    """The complete, 64-bit ULEB128 numbers at the start of a byte range."""
+    """The complete, 64-bit ULEB128 numbers at the start of a byte range.
 
-    values: list[int]
-    #: position of each number's first byte, in the caller's buffer
-    starts: np.ndarray
-    #: position just after the last complete number (the range start if there is none)
-    end: int
-    #: ``values`` as uint64, for readers that gather columns instead of walking
-    array: np.ndarray = field(default_factory=lambda: np.zeros(0, dtype=np.uint64))
+    Where each number starts is asked for only to report a fault or to resume
+    byte by byte, so it is found from the bytes when first asked (a large
+    section's positions were a copy as big as the numbers themselves)."""
+
+    __slots__ = ("_data", "_first", "_starts", "array", "end", "values")
+
+    def __init__(
+        self,
+        values: list[int],
+        starts: np.ndarray | None,
+        end: int,
+        array: np.ndarray | None = None,
+        *,
+        data: bytes | bytearray | memoryview | None = None,
+        first: int = 0,
+    ) -> None:
+        self.values = values
+        #: position just after the last complete number (the range start if there is none)
+        self.end = end
+        #: ``values`` as uint64, for readers that gather columns instead of walking
+        self.array = np.zeros(0, dtype=np.uint64) if array is None else array
+        self._starts = starts
+        self._data = data
+        self._first = first
+
+    @property
+    def starts(self) -> np.ndarray:
+        """Position of each number's first byte, in the caller's buffer."""
+        if self._starts is None:
+            count = len(self.values)
+            starts = np.empty(count, dtype=np.int64)
+            if count:
+                assert self._data is not None
+                raw = np.frombuffer(
+                    self._data, dtype=np.uint8, count=self.end - self._first, offset=self._first
+                )
+                starts[0] = self._first
+                starts[1:] = np.flatnonzero(raw < 0x80)[: count - 1] + 1 + self._first
+            self._starts = starts
+        return self._starts
 
     def position(self, index: int) -> int:
         """Where number ``index`` starts (``end`` when ``index`` is past the complete ones)."""
@@ -61,9 +92,7 @@ _PIECE = 1 << 22
 
 def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
     """Decode every terminated ULEB128 in ``data[start:end]``, a piece at a time."""
-    values: list[int] = []
-    starts: list[np.ndarray] = []
-    arrays: list[np.ndarray] = []
+    pieces: list[tuple[list[int], np.ndarray]] = []
     pos = start
     while pos < end:
         stop = min(end, pos + _PIECE)
@@ -76,24 +105,29 @@ def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> Ul
                 rest = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
                 ends = np.flatnonzero(rest < 0x80)
                 stop = pos + int(ends[0]) + 1 if len(ends) else end
-        piece = _decode_piece(data, pos, stop)
-        values.extend(piece.values)
-        starts.append(piece.starts)
-        arrays.append(piece.array)
-        if piece.end < stop:  # a number wider than 64 bits, or an unterminated tail
-            return UlebRun(values, np.concatenate(starts), piece.end, np.concatenate(arrays))
-        pos = stop
-    if not starts:
-        return UlebRun(values, np.zeros(0, dtype=np.int64), pos)
-    return UlebRun(values, np.concatenate(starts), pos, np.concatenate(arrays))
+        values, array, pos = _decode_piece(data, pos, stop)
+        pieces.append((values, array))
+        if pos < stop:  # a number wider than 64 bits, or an unterminated tail
+            break
+    if not pieces:
+        return UlebRun([], None, pos, data=data, first=start)
+    values, array = pieces[0]
+    if len(pieces) > 1:
+        for more, _ in pieces[1:]:
+            values.extend(more)
+        array = np.concatenate([a for _, a in pieces])
+    return UlebRun(values, None, pos, array, data=data, first=start)
 
 
-def _decode_piece(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
-    """:func:`decode_run` of one piece, in whole-array passes."""
+def _decode_piece(
+    data: bytes | bytearray | memoryview, start: int, end: int
+) -> tuple[list[int], np.ndarray, int]:
+    """:func:`decode_run` of one piece, in whole-array passes: the values, as a list and
+    an array, and where the last complete one ends."""
     raw = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
     ends = np.flatnonzero(raw < 0x80)
     if not len(ends):
-        return UlebRun([], np.zeros(0, dtype=np.int64), start)
+        return [], np.zeros(0, dtype=np.uint64), start
     firsts = np.empty(len(ends), dtype=np.int64)
     firsts[0] = 0
     firsts[1:] = ends[:-1] + 1
@@ -123,9 +157,8 @@ def _decode_piece(data: bytes | bytearray | memoryview, start: int, end: int) ->
             break
         values[index] = value
         values_arr[index] = value
-    starts = firsts[:count] + start
     run_end = int(ends[count - 1]) + 1 + start if count else start
-    return UlebRun(values, starts, run_end, values_arr[:count])
+    return values, values_arr[:count], run_end
 
 
 def _encode_scalar(values: list[int]) -> tuple[bytes, np.ndarray]:

@@ -243,21 +243,21 @@ class ColumnOrder:
             calls[at] = lead + sep.join(pieces[start:end])
         return calls
 
-    def events(self) -> list[int]:
-        """The nodes in print order (depth first, callees in order) as ``node`` on
-        entering it and ``~node`` on leaving a node that has callees."""
+    def preorder(self) -> Ints:
+        """The nodes in print order: depth first, callees in order."""
         children = self.children
         out: list[int] = []
+        add = out.append
         stack = self.top[::-1]
         while stack:
             node = stack.pop()
-            out.append(node)
-            if node >= 0 and children[node]:
-                stack.append(~node)
-                stack.extend(reversed(children[node]))
-        return out
+            add(node)
+            callees = children[node]
+            if callees:
+                stack.extend(reversed(callees))
+        return np.array(out, dtype=np.int64)
 
-    def body_text(self, start: Callable[[int, int], str], lead: str) -> tuple[bytes, list[int]]:
+    def body_text(self, start: Callable[[int, int], str], lead: str) -> tuple[memoryview, Ints]:
         """Every body line in print order as one text, and where each node's lines start
         in it (one more entry: the end).  A line is ``start(depth, location)`` (location
         packed as ``offset << 32 | discriminator``), the samples, then ``lead`` and
@@ -288,10 +288,8 @@ class ColumnOrder:
         last[:-1] = self.target_line[1:] != self.target_line[:-1]
         end_index[target_row] = np.where(last, 0, 2)
         fields: list[Field] = [Pick(texts, text_index), Decimal(numbers), Pick(ends, end_index)]
-        offsets = np.zeros(rows + 1, dtype=np.int64)
-        np.cumsum(row_lengths(fields, rows), out=offsets[1:])
-        line_offsets = np.append(offsets[head_row], offsets[-1])
-        return render_rows(fields, rows), line_offsets[self.first_line].tolist()
+        text, offsets = rendered_rows(fields, rows)
+        return text, np.append(offsets[head_row], offsets[-1])[self.first_line]
 
     def node_leads(self, top: str, callee: Callable[[int, str], str]) -> tuple[list[bytes], Ints]:
         """What starts each node's first line, as a table and each node's entry:
@@ -344,4 +342,22 @@ class ColumnOrder:
         )
 
 
-__all__ = ["ColumnOrder", "location_text"]
+def rendered_rows(fields: list[Field], rows: int) -> tuple[memoryview, Ints]:
+    """Rows rendered, and where each starts (one more entry: the end)."""
+    offsets = np.zeros(rows + 1, dtype=np.int64)
+    np.cumsum(row_lengths(fields, rows), out=offsets[1:])
+    return memoryview(render_rows(fields, rows)), offsets
+
+
+def joined_by_node(order: Ints, *pieces: tuple[memoryview, Ints]) -> bytes:
+    """For each node of ``order`` in turn, its piece of every rendering (a rendering
+    holds node ``n`` from ``at[n]`` to ``at[n + 1]``)."""
+    parts: list[memoryview | None] = [None] * (len(order) * len(pieces))
+    for k, (text, at) in enumerate(pieces):
+        parts[k :: len(pieces)] = [
+            text[a:b] for a, b in zip(at[order].tolist(), at[order + 1].tolist(), strict=True)
+        ]
+    return b"".join(parts)  # type: ignore[arg-type]
+
+
+__all__ = ["ColumnOrder", "joined_by_node", "location_text", "rendered_rows"]

@@ -23,9 +23,14 @@ import numpy as np
 
 from profdata.formats._binary import ByteWriter
 from profdata.formats._uleb import encode_array
-from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
+from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
-from profdata.formats.sample_column_order import ColumnOrder, location_text
+from profdata.formats.sample_column_order import (
+    ColumnOrder,
+    joined_by_node,
+    location_text,
+    rendered_rows,
+)
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
 from profdata.model.instr import distinct, spans
 from profdata.model.names import names_bytes
@@ -43,8 +48,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
     The body lines and each node's first line are rendered as tables
     (:func:`~profdata.formats.row_text.render_rows`); the walk joins them."""
     cols = order.cols
-    text, body_at = order.body_text(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
-    body = memoryview(text)
+    body = order.body_text(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
     nodes = len(cols.node_parent)
     top = cols.node_parent < 0
     leads, lead_index = order.node_leads("", lambda d, site: f"{' ' * d}{site}: ")
@@ -57,22 +61,13 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
         Decimal(cols.node_head, top),
         Pick(Strings([b"", b"\n"]), top.astype(np.int64)),
     ]
-    offsets = np.zeros(nodes + 1, dtype=np.int64)
-    np.cumsum(row_lengths(fields, nodes), out=offsets[1:])
-    heads, head_at = memoryview(render_rows(fields, nodes)), offsets.tolist()
-    flat = [
-        mark_flat and parent < 0 and not callees
-        for parent, callees in zip(cols.node_parent.tolist(), order.children, strict=True)
-    ]
-    out: list[bytes | memoryview] = []
-    add = out.append
-    for node in order.events():
-        if node >= 0:
-            add(heads[head_at[node] : head_at[node + 1]])
-            add(body[body_at[node] : body_at[node + 1]])
-            if flat[node]:
-                add(b" !Flat\n")
-    return b"".join(out)
+    pieces = [rendered_rows(fields, nodes), body]
+    if mark_flat:
+        flat = top & np.array([not c for c in order.children], dtype=bool)
+        pieces.append(
+            rendered_rows([Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64))], nodes)
+        )
+    return joined_by_node(order.preorder(), *pieces)
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

@@ -95,14 +95,17 @@ class _Positions:
     (discriminator, callee index and total follow); the rest is gathered from there.
     """
 
-    __slots__ = ("parents", "records", "starts", "values")
+    __slots__ = ("first_records", "parents", "record_counts", "starts", "values")
 
     def __init__(self, values: list[int]) -> None:
         self.values = values
         # arrays, not lists: numpy takes their buffers without converting each int
-        self.records = array("q")
         self.parents = array("q")
         self.starts = array("q")
+        #: each node's first body record and how many it has (the others are found
+        #: again by :func:`_record_starts`, for all nodes at once)
+        self.first_records = array("q")
+        self.record_counts = array("q")
 
     def body(self, i: int, parent: int) -> int:
         """``readProfile`` from number ``i`` (its total samples); the number after it."""
@@ -111,9 +114,9 @@ class _Positions:
         if num_records > U32:
             raise ColumnsDeclined
         i += 2
-        add_record = self.records.append
+        self.first_records.append(i)
+        self.record_counts.append(num_records)
         for _ in range(num_records):
-            add_record(i)
             i += 4 + 2 * values[i + 3]
         num_callsites = values[i]
         if num_callsites > U32:
@@ -149,10 +152,33 @@ def walk_profiles(
     return _columns(run.array, names, contexts, walk)
 
 
+def _record_starts(numbers: U64s, firsts: Ints, counts: Ints) -> Ints:
+    """Where every body record starts, node by node: each node's chain of records
+    (a record is 4 numbers and 2 per call target) followed for all nodes at once, a
+    step per record of the longest chain.  The walk went the same way, so every
+    position is inside ``numbers``."""
+    ends = np.cumsum(counts)
+    base = ends - counts
+    rec = np.empty(int(ends[-1]) if len(ends) else 0, dtype=np.int64)
+    by_count = np.argsort(-counts, kind="stable")  # the nodes still going are a prefix
+    at = firsts[by_count]
+    out = base[by_count]
+    going = np.searchsorted(-counts[by_count], -np.arange(int(counts.max(initial=0))), "left")
+    for step, active in enumerate(going.tolist()):
+        here = at[:active]
+        rec[out[:active] + step] = here
+        at[:active] = here + 4 + 2 * numbers[here + 3].astype(np.int64)
+    return rec
+
+
 def _columns(
     numbers: U64s, names: list[str], contexts: list[SampleContext] | None, walk: _Positions
 ) -> ProfileColumns | None:
-    rec = np.frombuffer(walk.records, dtype=np.int64)
+    rec = _record_starts(
+        numbers,
+        np.frombuffer(walk.first_records, dtype=np.int64),
+        np.frombuffer(walk.record_counts, dtype=np.int64),
+    )
     offsets = numbers[rec]
     calls = numbers[rec + 3]
     if len(rec) and (int(offsets.max()) > 0xFFFF or int(calls.max()) > U32):

@@ -29,8 +29,13 @@ from collections.abc import Callable
 
 import numpy as np
 
-from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
-from profdata.formats.sample_column_order import ColumnOrder, location_text
+from profdata.formats.row_text import Decimal, Field, Pick, Strings
+from profdata.formats.sample_column_order import (
+    ColumnOrder,
+    joined_by_node,
+    location_text,
+    rendered_rows,
+)
 from profdata.formats.sample_column_reads import read_sample_columns
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.names import name_bytes, names_bytes
@@ -70,10 +75,7 @@ class ColumnDump(ColumnOrder):
         its callees); the walk only joins each node's three pieces and the closing
         brace after its callees."""
         cols = self.cols
-        text, body_at = self.body_text(
-            lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:"
-        )
-        body = memoryview(text)
+        body = self.body_text(lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:")
         nodes = len(cols.node_parent)
         depths = self.depths
         lines = np.diff(self.first_line)
@@ -120,21 +122,27 @@ class ColumnDump(ColumnOrder):
                 for called in (False, True)
             ]
         )
-        tail_fields: list[Field] = [Pick(tails, (depths * 2 + has_lines) * 2 + has_callees)]
-        heads, head_at = _rendered(head_fields, nodes)
-        after, after_at = _rendered(tail_fields, nodes)
-        closes = [pad + b"}\n" for pad in pads]
-        depth_of = depths.tolist()
-        out: list[bytes | memoryview] = []
-        add = out.append
-        for node in self.events():
-            if node < 0:
-                add(closes[depth_of[~node]])
-            else:
-                add(heads[head_at[node] : head_at[node + 1]])
-                add(body[body_at[node] : body_at[node + 1]])
-                add(after[after_at[node] : after_at[node + 1]])
-        return b"".join(out)
+        # after a node's text come the closing braces of the callee lists it ends: one
+        # per depth from its own down to the next node's
+        order = self.preorder()
+        depth = depths[order]
+        following = np.minimum(np.append(depth[1:], 0), depth)
+        closing = np.zeros(nodes, dtype=np.int64)
+        closing[order] = depth * most + following
+        closers = Strings(
+            [
+                b"".join(pads[k] + b"}\n" for k in range(d - 1, below - 1, -1))
+                for d in range(most)
+                for below in range(most)
+            ]
+        )
+        tail_fields: list[Field] = [
+            Pick(tails, (depths * 2 + has_lines) * 2 + has_callees),
+            Pick(closers, closing),
+        ]
+        heads, head_at = rendered_rows(head_fields, nodes)
+        after, after_at = rendered_rows(tail_fields, nodes)
+        return joined_by_node(order, (heads, head_at), body, (after, after_at))
 
     def json(self) -> str:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
@@ -289,10 +297,3 @@ def quote_json(text: str) -> str:
 
 
 __all__ = ["ColumnDump", "quote_json", "read_for_dump"]
-
-
-def _rendered(fields: list[Field], rows: int) -> tuple[memoryview, list[int]]:
-    """Rows rendered, and where each starts (one more entry: the end)."""
-    offsets = np.zeros(rows + 1, dtype=np.int64)
-    np.cumsum(row_lengths(fields, rows), out=offsets[1:])
-    return memoryview(render_rows(fields, rows)), offsets.tolist()
