@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_columns import ProfileColumns
@@ -199,50 +200,6 @@ class ColumnOrder:
         self.target_count = cols.tgt_count[by]
         return True
 
-    def line_starts(self, start: Callable[[int, int], str]) -> list[str]:
-        """``start(depth, location)`` of each body line in print order (``location``
-        packed as ``offset << 32 | discriminator``), made once per (depth, location)
-        pair that occurs."""
-        values = self.loc_values.tolist()
-        count = max(len(values), 1)
-        pair = self.line_depth * count + self.line_loc
-        depths = int(self.depths.max(initial=0)) + 1
-        if depths * count <= 2 * len(pair) + 1024:
-            table = [start(d, v) for d in range(depths) for v in values]
-        else:  # deep and varied: only the pairs that occur
-            pairs, pair = np.unique(pair, return_inverse=True)
-            table = [start(p // count, values[p % count]) for p in pairs.tolist()]
-        return [table[p] for p in pair.reshape(-1).tolist()]
-
-    def calls(
-        self,
-        piece: Callable[[int], Callable[[str, int], str]],
-        lead: str,
-        sep: str = "",
-        names: Sequence[str] | None = None,
-    ) -> list[str]:
-        """Each body line's call targets as one text (``""`` without any): ``lead``, then
-        ``piece(depth)(name, count)`` of each target joined by ``sep``, ``depth`` the
-        line's node's; ``names``: how each name-table entry is spelled (default: as is)."""
-        calls = [""] * len(self.order)
-        lines = self.target_line
-        if not len(lines):
-            return calls
-        depth_of = self.line_depth[lines].tolist()
-        makers = [piece(d) for d in range(int(self.depths.max(initial=0)) + 1)]
-        names = self.names if names is None else names
-        pieces = [
-            makers[d](names[n], c)
-            for d, n, c in zip(
-                depth_of, self.target_name.tolist(), self.target_count.tolist(), strict=True
-            )
-        ]
-        starts = np.flatnonzero(np.concatenate([[True], lines[1:] != lines[:-1]]))
-        bounds = [*starts.tolist(), len(lines)]
-        for at, start, end in zip(lines[starts].tolist(), bounds[:-1], bounds[1:], strict=True):
-            calls[at] = lead + sep.join(pieces[start:end])
-        return calls
-
     def preorder(self) -> Ints:
         """The nodes in print order: depth first, callees in order."""
         children = self.children
@@ -268,12 +225,8 @@ class ColumnOrder:
         without targets); a target's `` name:`` and count, then the newline after a
         line's last target."""
         cols = self.cols
-        lines, targets = len(self.order), len(self.target_line)
-        starts, start_index = self._line_start_table(start)
-        per_line = np.bincount(self.target_line, minlength=lines)
-        head_row = np.arange(lines, dtype=np.int64) + np.cumsum(per_line) - per_line
-        target_row = self.target_line + 1 + np.arange(targets, dtype=np.int64)
-        rows = lines + targets
+        starts, start_index = self.line_start_table(start)
+        rows, per_line, head_row, target_row, last = self.line_rows()
         texts = Strings(starts + [b" " + n + b":" for n in names_bytes(self.names)])
         text_index = np.empty(rows, dtype=np.int64)
         text_index[head_row] = start_index
@@ -284,8 +237,6 @@ class ColumnOrder:
         ends = Strings([b"\n", lead.encode(), b""])
         end_index = np.empty(rows, dtype=np.int64)
         end_index[head_row] = per_line > 0
-        last = np.ones(targets, dtype=bool)
-        last[:-1] = self.target_line[1:] != self.target_line[:-1]
         end_index[target_row] = np.where(last, 0, 2)
         fields: list[Field] = [Pick(texts, text_index), Decimal(numbers), Pick(ends, end_index)]
         text, offsets = rendered_rows(fields, rows)
@@ -305,8 +256,22 @@ class ColumnOrder:
         ]
         return table, index.reshape(-1)
 
-    def _line_start_table(self, start: Callable[[int, int], str]) -> tuple[list[bytes], Ints]:
-        """:meth:`line_starts` as a table of texts and each line's entry in it."""
+    def line_rows(self) -> tuple[int, Ints, Ints, Ints, npt.NDArray[np.bool_]]:
+        """Body lines and their call targets as one sequence of rows, each line followed
+        by its targets: how many rows, each line's target count, each line's row, each
+        target's row, and whether a target is its line's last."""
+        lines, targets = len(self.order), len(self.target_line)
+        per_line = np.bincount(self.target_line, minlength=lines)
+        head_row = np.arange(lines, dtype=np.int64) + np.cumsum(per_line) - per_line
+        target_row = self.target_line + 1 + np.arange(targets, dtype=np.int64)
+        last = np.ones(targets, dtype=bool)
+        last[:-1] = self.target_line[1:] != self.target_line[:-1]
+        return lines + targets, per_line, head_row, target_row, last
+
+    def line_start_table(self, start: Callable[[int, int], str]) -> tuple[list[bytes], Ints]:
+        """``start(depth, location)`` of every body line as a table of texts (location
+        packed as ``offset << 32 | discriminator``) and each line's entry in it: made once
+        per (depth, location) pair that occurs."""
         values = self.loc_values.tolist()
         count = max(len(values), 1)
         pair = self.line_depth * count + self.line_loc

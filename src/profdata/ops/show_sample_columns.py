@@ -5,10 +5,14 @@ every body line (the reader) and then sorting each function's lines, call
 targets and call sites one small dict at a time (the printer).  Here the
 column readers (:mod:`profdata.formats.sample_column_reads`) give every node
 and body line as arrays, :class:`~profdata.formats.sample_column_order.ColumnOrder`
-puts them all in print order with a few numpy sorts, and the lines are
-formatted from plain lists; only the nesting walk is a Python loop, over
-nodes (function profiles and inlined instances), not lines.  The hot list
-and the entry-sample estimate are computed from the same columns.
+puts them all in print order with a few numpy sorts (or none, when the file
+is in order already), and the text is rendered as tables
+(:func:`~profdata.formats.row_text.render_rows`): one row per body line and
+call target, and per node (function profile or inlined instance) the text
+before its lines and the text after them, which also closes the brackets of
+the nodes it ends.  The only Python loops are over nodes: the print order,
+and joining each node's three pieces.  The hot list and the entry-sample
+estimate are computed from the same columns.
 
 It prints what :func:`profdata.ops.show_sample.print_function`,
 ``dump_json`` and ``hot_function_list`` print and takes only profiles for
@@ -25,8 +29,6 @@ prints it (and reports every fault):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
 from profdata.formats.row_text import Decimal, Field, Pick, Strings
@@ -38,7 +40,8 @@ from profdata.formats.sample_column_order import (
 )
 from profdata.formats.sample_column_reads import read_sample_columns
 from profdata.formats.sample_columns import ProfileColumns
-from profdata.model.names import name_bytes, names_bytes
+from profdata.model.names import ENCODING, ERRORS, name_bytes, names_bytes
+from profdata.model.record_table import Ints
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 from profdata.model.sample_map_order import release_map_order
 from profdata.releases import Release
@@ -144,85 +147,191 @@ class ColumnDump(ColumnOrder):
         after, after_at = rendered_rows(tail_fields, nodes)
         return joined_by_node(order, (heads, head_at), body, (after, after_at))
 
-    def json(self) -> str:
+    def json(self) -> bytes:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
-        objects; a node at depth D opens at indent 2 + 8 D."""
+        objects; a node at depth D opens at indent 2 + 8 D.
+
+        Rendered as :meth:`text` is: body records and call targets as rows of one
+        table, each node's text before its records and after them (with the
+        brackets of the nodes it ends) as two more, joined node by node."""
         if not self.top:
-            return "[]\n"
+            return b"[]\n"
         cols = self.cols
-        quoted = [quote_json(n) for n in self.names]
+        nodes = len(cols.node_parent)
+        depths = self.depths
+        most = int(depths.max(initial=0)) + 1
+        quoted = [quote_json(n).encode(ENCODING, ERRORS) for n in self.names]
+        lines = np.diff(self.first_line)
+        has_lines = (lines > 0).astype(np.int64)
+        has_callees = np.fromiter(map(bool, self.children), dtype=np.int64, count=nodes)
+
+        def sp(width: int) -> str:
+            return " " * width
 
         def where(value: int, c: str) -> str:
             line, disc = value >> 32, value & U32
             return f'{line},\n{c}"discriminator": {disc}' if disc else str(line)
 
+        # a node at depth k: indent I = 2 + 8k; its fields at I + 2; its records at I + 4
+        def opening(k: int, site: str) -> str:
+            i = 2 + 8 * k
+            return (
+                f'{sp(i - 4)}{{\n{sp(i - 2)}"line": {site},\n{sp(i - 2)}"samples": [\n'
+                f'{sp(i)}{{\n{sp(i + 2)}"name": '
+            )
+
+        sites = self.site_values.tolist()
+        site_count = max(len(sites), 1)
+        inlined = cols.node_parent >= 0
+        # a callee after the first at its caller, and a top-level profile after the first,
+        # are preceded by a comma
+        later = np.zeros(nodes, dtype=bool)
+        for callees in self.children:
+            if len(callees) > 1:
+                later[callees[1:]] = True
+        later[self.top[1:]] = True
+        key = np.where(
+            inlined, 2 + (depths * site_count + np.array(self.site_of)) * 2 + later, later
+        )
+        keys, key_index = np.unique(key, return_inverse=True)
+        lead_texts = []
+        for k in keys.tolist():
+            if k < 2:
+                lead_texts.append((',\n  {\n    "name": ' if k else '\n  {\n    "name": ').encode())
+                continue
+            pair, comma = divmod(k - 2, 2)
+            depth, site = divmod(pair, site_count)
+            indent = sp(2 + 8 * depth - 2)
+            text = opening(depth, where(sites[site], indent))
+            lead_texts.append(((",\n" if comma else "\n") + text).encode())
+        field_pad = [sp(4 + 8 * k) for k in range(most)]
+        head_fields: list[Field] = [
+            Pick(Strings(lead_texts), key_index.reshape(-1)),
+            Pick(Strings(quoted), cols.node_name),
+            Pick(Strings([f',\n{p}"total": '.encode() for p in field_pad]), depths),
+            Decimal(cols.node_total),
+            Pick(Strings([b"", b',\n    "head": ']), (~inlined).astype(np.int64)),
+            Decimal(cols.node_head, ~inlined),
+            Pick(
+                Strings(
+                    [
+                        f',\n{p}"body": [\n'.encode() if lined else b""
+                        for p in field_pad
+                        for lined in (False, True)
+                    ]
+                ),
+                depths * 2 + has_lines,
+            ),
+        ]
+
+        def closing(k: int, called: bool) -> str:
+            """What ends a node at depth ``k`` (its callsite list, if ``called``)."""
+            i = 2 + 8 * k
+            text = (f"\n{sp(i + 2)}]" if called else "") + f"\n{sp(i)}}}"
+            if k:
+                text += f"\n{sp(i - 2)}]\n{sp(i - 4)}}}"
+            return text
+
+        order = self.preorder()
+        depth = depths[order]
+        following = np.minimum(np.append(depth[1:], 0), depth)
+        below = np.zeros(nodes, dtype=np.int64)
+        below[order] = following
+        tails = []
+        for k in range(most):
+            for lined in (False, True):
+                for called in (False, True):
+                    for down_to in range(most):
+                        text = f"\n{field_pad[k]}]" if lined else ""
+                        if called:
+                            text += f',\n{field_pad[k]}"callsites": ['
+                        else:
+                            text += closing(k, False)
+                            text += "".join(closing(j, True) for j in range(k - 1, down_to - 1, -1))
+                        tails.append(text.encode())
+        tail_index = ((depths * 2 + has_lines) * 2 + has_callees) * most + below
+        last_node = order[-1]
+        end = np.zeros(nodes, dtype=np.int64)
+        end[last_node] = 1
+        tail_fields: list[Field] = [
+            Pick(Strings(tails), tail_index),
+            Pick(Strings([b"", b"\n]\n"]), end),
+        ]
+        heads = rendered_rows(head_fields, nodes)
+        after = rendered_rows(tail_fields, nodes)
+        body = self._json_body(quoted)
+        return b"[" + joined_by_node(order, heads, body, after)
+
+    def _json_body(self, quoted: list[bytes]) -> tuple[memoryview, Ints]:
+        """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)
+        as one text, and where each node's records start."""
+        cols = self.cols
+        most = int(self.depths.max(initial=0)) + 1
+
         def record_start(depth: int, value: int) -> str:
             b, c = " " * (8 * depth + 6), " " * (8 * depth + 8)
-            return f'{b}{{\n{c}"line": {where(value, c)},\n{c}"samples": '
+            line, disc = value >> 32, value & U32
+            where = f'{line},\n{c}"discriminator": {disc}' if disc else str(line)
+            return f'{b}{{\n{c}"line": {where},\n{c}"samples": '
 
-        def target(depth: int) -> Callable[[str, int], str]:
-            d, e = " " * (8 * depth + 10), " " * (8 * depth + 12)
-            head, mid, tail = f'\n{d}{{\n{e}"function": ', f',\n{e}"samples": ', f"\n{d}}}"
-            return lambda n, c: f"{head}{n}{mid}{c}{tail}"
-
-        starts = self.line_starts(record_start)
-        calls = self.calls(target, "", ",", quoted)
-        ends = [f"\n{' ' * (8 * d + 6)}}}" for d in range(int(self.depths.max(initial=0)) + 1)]
-        opens = [f',\n{" " * (8 * d + 8)}"calls": [' for d in range(len(ends))]
-        closes = [f"\n{' ' * (8 * d + 8)}]" for d in range(len(ends))]
-        body = [
-            f"{start}{samples}{opens[depth]}{call}{closes[depth]}{ends[depth]}"
-            if call
-            else f"{start}{samples}{ends[depth]}"
-            for start, samples, call, depth in zip(
-                starts,
-                cols.rec_samples[self.order].tolist(),
-                calls,
-                self.line_depth.tolist(),
-                strict=True,
-            )
+        starts, start_index = self.line_start_table(record_start)
+        rows, per_line, head_row, target_row, last = self.line_rows()
+        befores = [
+            f'\n{" " * (8 * d + 10)}{{\n{" " * (8 * d + 12)}"function": '.encode()
+            for d in range(most)
         ]
-        node_name = cols.node_name.tolist()
-        totals = cols.node_total.tolist()
-        heads = cols.node_head.tolist()
-        first = self.first_line.tolist()
-        children, site_of = self.children, self.site_of
-        sites = self.site_values.tolist()
-        out: list[str] = []
-        add = out.append
-
-        def node_json(node: int, indent: int, top_level: bool) -> None:
-            a, b, c = " " * (indent + 2), " " * (indent + 4), " " * (indent + 6)
-            add(f'{{\n{a}"name": {quoted[node_name[node]]},\n{a}"total": {totals[node]}')
-            if top_level:
-                add(f',\n{a}"head": {heads[node]}')
-            start, end = first[node], first[node + 1]
-            if end > start:
-                add(f',\n{a}"body": [\n')
-                add(",\n".join(body[start:end]))
-                add(f"\n{a}]")
-            callees = children[node]
-            if callees:
-                add(f',\n{a}"callsites": [')
-                sep = "\n"
-                d = " " * (indent + 8)
-                for callee in callees:
-                    add(f'{sep}{b}{{\n{c}"line": {where(sites[site_of[callee]], c)},')
-                    add(f'\n{c}"samples": [\n{d}')
-                    node_json(callee, indent + 8, False)
-                    add(f"\n{c}]\n{b}}}")
-                    sep = ",\n"
-                add(f"\n{a}]")
-            add("\n" + " " * indent + "}")
-
-        add("[")
-        sep = "\n  "
-        for node in self.top:
-            add(sep)
-            node_json(node, 2, True)
-            sep = ",\n  "
-        add("\n]\n")
-        return "".join(out)
+        line_depth = self.line_depth
+        target_depth = line_depth[self.target_line]
+        texts = Strings(starts + befores)
+        text_index = np.empty(rows, dtype=np.int64)
+        text_index[head_row] = start_index
+        text_index[target_row] = len(starts) + target_depth
+        name_index = np.full(rows, len(quoted), dtype=np.int64)
+        name_index[target_row] = self.target_name
+        mid_index = np.full(rows, most, dtype=np.int64)
+        mid_index[target_row] = target_depth
+        mids = [f',\n{" " * (8 * d + 12)}"samples": '.encode() for d in range(most)]
+        numbers = np.empty(rows, dtype=np.uint64)
+        numbers[head_row] = cols.rec_samples[self.order]
+        numbers[target_row] = self.target_count
+        # what ends a row: by depth, kind (0: a line without calls, 1: a line opening its
+        # calls, 2: a target before another, 3: a line's last target) and whether the
+        # line is its node's last
+        last_line = np.zeros(len(self.order), dtype=bool)
+        ends_at = self.first_line[1:][np.diff(self.first_line) > 0] - 1
+        last_line[ends_at] = True
+        kind = np.empty(rows, dtype=np.int64)
+        kind[head_row] = per_line > 0
+        kind[target_row] = np.where(last, 3, 2)
+        row_last = np.empty(rows, dtype=np.int64)
+        row_last[head_row] = last_line
+        row_last[target_row] = last_line[self.target_line]
+        row_depth = np.empty(rows, dtype=np.int64)
+        row_depth[head_row] = line_depth
+        row_depth[target_row] = target_depth
+        endings = []
+        for d in range(most):
+            b, c, t = " " * (8 * d + 6), " " * (8 * d + 8), " " * (8 * d + 10)
+            for k in range(4):
+                for is_last in (False, True):
+                    sep = "" if is_last else ",\n"
+                    endings.append(
+                        (
+                            f"\n{b}}}{sep}",
+                            f',\n{c}"calls": [',
+                            f"\n{t}}},",
+                            f"\n{t}}}\n{c}]\n{b}}}{sep}",
+                        )[k].encode()
+                    )
+        fields: list[Field] = [
+            Pick(texts, text_index),
+            Pick(Strings([*quoted, b""]), name_index),
+            Pick(Strings([*mids, b""]), mid_index),
+            Decimal(numbers),
+            Pick(Strings(endings), (row_depth * 4 + kind) * 2 + row_last),
+        ]
+        text, offsets = rendered_rows(fields, rows)
+        return text, np.append(offsets[head_row], offsets[-1])[self.first_line]
 
     def hot_rows(self, release: Release) -> tuple[list[tuple[str, int, int]], list[int]]:
         """Each function's name, TotalSamples and largest body sample (inlinees
