@@ -10,7 +10,7 @@ import os
 import sys
 from collections.abc import Sequence
 
-from profdata.atomic import atomic_write_bytes
+from profdata.atomic import atomic_write_chunks
 from profdata.errors import CommandLineError, FormatError, OutputStreamError
 from profdata.model.names import ENCODING, ERRORS
 
@@ -20,26 +20,26 @@ class Output:
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path if path not in (None, "-") else None
-        self.parts: list[str | bytes] = []
+        self.parts: list[str | bytes | memoryview] = []
 
-    def write(self, text: str | bytes) -> None:
+    def write(self, text: str | bytes | memoryview) -> None:
         """Text, or bytes already encoded (what a renderer built as bytes hands over)."""
         self.parts.append(text)
 
     def close(self) -> None:
-        encoded = [p if isinstance(p, bytes) else p.encode(ENCODING, ERRORS) for p in self.parts]
-        data = encoded[0] if len(encoded) == 1 else b"".join(encoded)
+        """Write the parts in turn (a large text is not joined into one more copy)."""
+        encoded = [p.encode(ENCODING, ERRORS) if isinstance(p, str) else p for p in self.parts]
         if self.path is None:
             try:
                 sys.stdout.flush()
-                sys.stdout.buffer.write(data)
+                sys.stdout.buffer.writelines(encoded)
                 sys.stdout.buffer.flush()
             except BrokenPipeError:
                 raise  # the reader left: main() ends quietly
             except OSError as exc:
                 raise OutputStreamError(exc) from exc
         else:
-            atomic_write_bytes(self.path, data)
+            atomic_write_chunks(self.path, encoded)
 
 
 def output_over_input(

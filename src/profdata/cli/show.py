@@ -152,7 +152,8 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     result = show_sample_file(args.inputs[0], options, args.release)
     sys.stderr.write("".join(f"warning: {w}\n" for w in result.warnings))
     out = Output(args.output)
-    out.write(result.data)
+    for chunk in result.chunks:
+        out.write(chunk)
     out.close()
     return 0
 

@@ -24,7 +24,7 @@ from collections.abc import Callable, Sequence
 import numpy as np
 import numpy.typing as npt
 
-from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
+from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.instr import distinct
 from profdata.model.names import name_bytes, names_bytes
@@ -33,6 +33,10 @@ from profdata.model.sample import LineLocation
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 
 U32 = 0xFFFFFFFF
+#: nodes nested deeper than this are left to the object path: the printers' text for
+#: a node holds its depth's indent and the closing brackets of the nodes it ends, so
+#: the padded tables they are rendered from grow with the square of the depth
+DEEPEST = 24
 #: packed int64 keys (node, location; parent, site, name; line, name) stay below this
 _KEY_LIMIT = 1 << 62
 
@@ -134,7 +138,8 @@ class ColumnOrder:
 
     def tree(self) -> bool:
         """Depths, each node's inlined callees in print order (call site, then name) and
-        the top-level order (TotalSamples descending, then name); False for a repeat."""
+        the top-level order (TotalSamples descending, then name); False for a repeat or
+        a nesting deeper than :data:`DEEPEST`."""
         cols = self.cols
         parents = cols.node_parent
         depths = [0] * len(parents)
@@ -142,6 +147,8 @@ class ColumnOrder:
             if parent >= 0:
                 depths[node] = depths[parent] + 1
         self.depths = np.array(depths, dtype=np.int64)
+        if int(self.depths.max(initial=0)) > DEEPEST:
+            return False
         top = np.flatnonzero(parents < 0)
         if _has_repeats(self.canon[cols.node_name[top]]):
             return False
@@ -309,20 +316,20 @@ class ColumnOrder:
 
 def rendered_rows(fields: list[Field], rows: int) -> tuple[memoryview, Ints]:
     """Rows rendered, and where each starts (one more entry: the end)."""
-    offsets = np.zeros(rows + 1, dtype=np.int64)
-    np.cumsum(row_lengths(fields, rows), out=offsets[1:])
-    return memoryview(render_rows(fields, rows)), offsets
+    text, offsets = render_rows(fields, rows)
+    return text.data, offsets
 
 
-def joined_by_node(order: Ints, *pieces: tuple[memoryview, Ints]) -> bytes:
+def node_pieces(order: Ints, *renderings: tuple[memoryview, Ints]) -> list[memoryview]:
     """For each node of ``order`` in turn, its piece of every rendering (a rendering
-    holds node ``n`` from ``at[n]`` to ``at[n + 1]``)."""
-    parts: list[memoryview | None] = [None] * (len(order) * len(pieces))
-    for k, (text, at) in enumerate(pieces):
-        parts[k :: len(pieces)] = [
+    holds node ``n`` from ``at[n]`` to ``at[n + 1]``): the text in order, as pieces to
+    write one after the other (joined, a large text would be copied once more)."""
+    parts: list[memoryview] = [memoryview(b"")] * (len(order) * len(renderings))
+    for k, (text, at) in enumerate(renderings):
+        parts[k :: len(renderings)] = [
             text[a:b] for a, b in zip(at[order].tolist(), at[order + 1].tolist(), strict=True)
         ]
-    return b"".join(parts)  # type: ignore[arg-type]
+    return parts
 
 
-__all__ = ["ColumnOrder", "joined_by_node", "location_text", "rendered_rows"]
+__all__ = ["ColumnOrder", "location_text", "node_pieces", "rendered_rows"]

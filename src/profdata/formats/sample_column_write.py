@@ -27,8 +27,8 @@ from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
 from profdata.formats.sample_column_order import (
     ColumnOrder,
-    joined_by_node,
     location_text,
+    node_pieces,
     rendered_rows,
 )
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
@@ -67,7 +67,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
         pieces.append(
             rendered_rows([Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64))], nodes)
         )
-    return joined_by_node(order.preorder(), *pieces)
+    return b"".join(node_pieces(order.preorder(), *pieces))
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

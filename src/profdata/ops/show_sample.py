@@ -66,35 +66,49 @@ class SampleShowOptions:
 class SampleShowOutput:
     """What ``show`` prints: stdout text, and warnings for stderr (without ``warning: ``).
 
-    The column dump renders bytes (tens of megabytes for a large profile): they are
-    kept as ``data`` and decoded into ``text`` only if someone asks for the text."""
+    The column dump renders bytes (hundreds of megabytes for a large profile) as
+    pieces to write in turn: they are kept as ``chunks``, joined into ``data`` or
+    decoded into ``text`` only if someone asks."""
 
-    __slots__ = ("_data", "_text", "warnings")
+    __slots__ = ("_chunks", "_text", "warnings")
 
     def __init__(
-        self, text: str = "", warnings: list[str] | None = None, *, data: bytes | None = None
+        self,
+        text: str = "",
+        warnings: list[str] | None = None,
+        *,
+        chunks: list[bytes | memoryview] | None = None,
     ) -> None:
-        self._text: str | None = text if data is None else None
-        self._data = data
+        self._text: str | None = text if chunks is None else None
+        self._chunks = chunks
         self.warnings: list[str] = [] if warnings is None else warnings
 
     @property
     def text(self) -> str:
         if self._text is None:
-            assert self._data is not None
-            self._text = self._data.decode(ENCODING, ERRORS)
+            self._text = self.data.decode(ENCODING, ERRORS)
         return self._text
 
     @text.setter
     def text(self, value: str) -> None:
-        self._text, self._data = value, None
+        self._text, self._chunks = value, None
+
+    @property
+    def chunks(self) -> list[bytes | memoryview]:
+        """The text as bytes, in pieces to write one after the other."""
+        if self._chunks is None:
+            self._chunks = [self.text.encode(ENCODING, ERRORS)]
+        return self._chunks
 
     @property
     def data(self) -> bytes:
         """The text as the bytes to print."""
-        if self._data is None:
-            self._data = self.text.encode(ENCODING, ERRORS)
-        return self._data
+        chunks = self.chunks
+        if len(chunks) != 1 or not isinstance(chunks[0], bytes):
+            self._chunks = chunks = [b"".join(chunks)]
+        data = chunks[0]
+        assert isinstance(data, bytes)
+        return data
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, SampleShowOutput):
@@ -164,9 +178,8 @@ def show_columns_bytes(
                 topn,
             )
         )
-    head = dumped if isinstance(dumped, bytes) else dumped.encode(ENCODING, ERRORS)
-    tail = "".join(out).encode(ENCODING, ERRORS)
-    return SampleShowOutput(warnings=result.warnings, data=head + tail if tail else head)
+    chunks: list[bytes | memoryview] = [*dumped, "".join(out).encode(ENCODING, ERRORS)]
+    return SampleShowOutput(warnings=result.warnings, chunks=chunks)
 
 
 def takes_named_read(options: SampleShowOptions) -> bool:

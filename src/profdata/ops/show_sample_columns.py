@@ -34,8 +34,8 @@ import numpy as np
 from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_column_order import (
     ColumnOrder,
-    joined_by_node,
     location_text,
+    node_pieces,
     rendered_rows,
 )
 from profdata.formats.sample_column_reads import read_sample_columns
@@ -70,7 +70,7 @@ def read_for_dump(
 class ColumnDump(ColumnOrder):
     """The walks that print ordered columns as ``show`` does, as text or JSON."""
 
-    def text(self) -> bytes:
+    def text(self) -> list[memoryview]:
         """``FunctionSamples::print`` of every function (no checksum, no vtables here).
 
         Rendered as tables (:func:`~profdata.formats.row_text.render_rows`): the body
@@ -145,9 +145,9 @@ class ColumnDump(ColumnOrder):
         ]
         heads, head_at = rendered_rows(head_fields, nodes)
         after, after_at = rendered_rows(tail_fields, nodes)
-        return joined_by_node(order, (heads, head_at), body, (after, after_at))
+        return node_pieces(order, (heads, head_at), body, (after, after_at))
 
-    def json(self) -> bytes:
+    def json(self) -> list[memoryview]:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
         objects; a node at depth D opens at indent 2 + 8 D.
 
@@ -155,7 +155,7 @@ class ColumnDump(ColumnOrder):
         table, each node's text before its records and after them (with the
         brackets of the nodes it ends) as two more, joined node by node."""
         if not self.top:
-            return b"[]\n"
+            return [memoryview(b"[]\n")]
         cols = self.cols
         nodes = len(cols.node_parent)
         depths = self.depths
@@ -260,7 +260,7 @@ class ColumnDump(ColumnOrder):
         heads = rendered_rows(head_fields, nodes)
         after = rendered_rows(tail_fields, nodes)
         body = self._json_body(quoted)
-        return b"[" + joined_by_node(order, heads, body, after)
+        return [memoryview(b"["), *node_pieces(order, heads, body, after)]
 
     def _json_body(self, quoted: list[bytes]) -> tuple[memoryview, Ints]:
         """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)

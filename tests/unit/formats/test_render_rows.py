@@ -64,22 +64,24 @@ def test_rows_render_as_python_formats_them(
     fields, want = table
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(row_text, "_PIECE", piece)  # rows cross piece boundaries
-        got = render_rows(fields, len(want))
-    assert got == b"".join(want)
+        got, offsets = render_rows(fields, len(want))
+    assert got.tobytes() == b"".join(want)
     assert row_lengths(fields, len(want)).tolist() == [len(w) for w in want]
+    assert offsets.tolist() == [0, *np.cumsum([len(w) for w in want]).tolist()]
 
 
 def test_a_table_of_empty_strings_and_zero_rows() -> None:
     empty = Strings([b"", b""])
     assert empty.width == 0
-    assert render_rows([b"<", Pick(empty, np.array([1, 0])), b">"], 2) == b"<><>"
-    assert render_rows([b"x", Decimal(np.zeros(0, dtype=np.uint64))], 0) == b""
+    assert render_rows([b"<", Pick(empty, np.array([1, 0])), b">"], 2)[0].tobytes() == b"<><>"
+    assert render_rows([Pick(empty, np.array([1, 0]))], 2)[1].tolist() == [0, 0, 0]
+    assert render_rows([b"x", Decimal(np.zeros(0, dtype=np.uint64))], 0)[0].tobytes() == b""
 
 
 def test_numbers_of_every_width_including_the_largest() -> None:
     values = [0, *(10**k for k in range(20)), *(10**k - 1 for k in range(1, 20)), U64_MAX]
-    got = render_rows([Decimal(np.array(values, dtype=np.uint64)), b","], len(values))
-    assert got == b"".join(f"{v},".encode() for v in values)
+    got, _ = render_rows([Decimal(np.array(values, dtype=np.uint64)), b","], len(values))
+    assert got.tobytes() == b"".join(f"{v},".encode() for v in values)
 
 
 def test_many_rows_in_many_pieces() -> None:
@@ -88,12 +90,12 @@ def test_many_rows_in_many_pieces() -> None:
     names = [f"f{i}".encode() * (i % 4) for i in range(50)]
     index = rng.integers(0, len(names), rows)
     values = rng.integers(0, 1 << 40, rows).astype(np.uint64)
-    got = render_rows([b" ", Pick(Strings(names), index), b":", Decimal(values), b"\n"], rows)
+    got, _ = render_rows([b" ", Pick(Strings(names), index), b":", Decimal(values), b"\n"], rows)
     want = b"".join(
         b" " + names[i] + b":" + str(v).encode() + b"\n"
         for i, v in zip(index.tolist(), values.tolist(), strict=True)
     )
-    assert got == want
+    assert got.tobytes() == want
 
 
 LOCATIONS = st.lists(
