@@ -11,7 +11,7 @@ is in order already), and the text is rendered as tables
 call target, and per node (function profile or inlined instance) the text
 before its lines and the text after them, which also closes the brackets of
 the nodes it ends.  The only Python loops are over nodes: the print order,
-and joining each node's three pieces.  The hot list and the entry-sample
+and joining each node's header, body slice and tail.  The hot list and the entry-sample
 estimate are computed from the same columns.
 
 It prints what :func:`profdata.ops.show_sample.print_function`,
@@ -75,8 +75,9 @@ class ColumnDump(ColumnOrder):
 
         Rendered as tables (:func:`~profdata.formats.row_text.render_rows`): the body
         lines, and per node the text before its lines (header) and after them (up to
-        its callees); the walk only joins each node's three pieces and the closing
-        brace after its callees."""
+        its callees, followed by the closing braces of every callee list it ends, found
+        from the depth of the next node in print order); the only loop joins each
+        node's header, its slice of the body rows and its tail."""
         cols = self.cols
         body = self.body_text(lambda d, v: f"{' ' * (4 * d + 2)}{location_text(v)}: ", ", calls:")
         nodes = len(cols.node_parent)
