@@ -30,7 +30,9 @@ value data not 8-byte aligned, several profiles in one file.
 from __future__ import annotations
 
 import struct
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -183,7 +185,9 @@ class RawShape:
     compared_words: Ints  # header words that must be equal
     kind: ProfileKind
     version: int
-    names: list[str]  # per data record, as the reader names them
+    #: the record names, made on first use (:attr:`names`): mapping 100k NameRefs to
+    #: names hashes every name (0.14 s), which a merge's worker process never needs
+    name_source: Callable[[], list[str]]
     name_refs: U64s
     hashes: U64s
     lengths: Ints  # counters per record (timestamps excluded)
@@ -201,6 +205,11 @@ class RawShape:
     values: ValueShape
     targets: _CallTargets
     id_bits: int  # a value id takes this many bits of a key (see merge_fast)
+
+    @cached_property
+    def names(self) -> list[str]:
+        """Per data record, as the reader names them ("" where the section has none)."""
+        return self.name_source()
 
     @property
     def num_sites(self) -> int:
@@ -482,7 +491,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
         compared_words=compared,
         kind=header.kind,
         version=version,
-        names=list(columns.names),
+        name_source=lambda: list(columns.names),
         name_refs=data["name_ref"].astype(np.uint64),
         hashes=data["func_hash"].astype(np.uint64),
         lengths=lengths,

@@ -450,6 +450,8 @@ def merge_instr(
             loaded = _read(load, entry.path)
         _load_input(contexts[ctx_index], entry, loaded, options, reporter)
 
+    if fast is not None and inputs:
+        fast.read_ahead(inputs[0])  # its group lets the workers start before its names
     for index in range(len(inputs)):
         if fast is not None and fast.split(index, len(inputs), count, load_one, reporter):
             break

@@ -46,7 +46,7 @@ from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 
@@ -168,14 +168,80 @@ class _State:
         return values
 
 
-@dataclass(eq=False)
 class _Group:
-    """The binary every fast input comes from, and what the merge derives from it once."""
+    """The binary every fast input comes from, and what the merge derives from it once.
 
-    shape: Shape
-    names: list[str]  # remapped
-    name_hashes: U64s
-    counter_starts: Ints  # each record's first counter
+    Its names, and the name hashes that follow from them, are made on first
+    use: for a raw profile that hashes every name (0.14 s for 100k), which a
+    worker process of :meth:`FastMerge.split` never needs, so the workers are
+    started before it.  Whether the group holds (no two records share name
+    and function hash) is told from the NameRefs first, and again from the
+    names when some are missing (see :meth:`sure`).
+    """
+
+    def __init__(self, shape: Shape, remapping: Mapping[str, str]) -> None:
+        self.shape = shape
+        self.remapping = remapping or None
+        lengths = shape.lengths
+        self.counter_starts: Ints = np.cumsum(lengths) - lengths  # each record's first counter
+        self._names: list[str] | None = None
+        self._name_hashes: U64s | None = None
+
+    @property
+    def names(self) -> list[str]:
+        """Each record's name, remapped."""
+        if self._names is None:
+            self._resolve()
+            assert self._names is not None
+        return self._names
+
+    @property
+    def name_hashes(self) -> U64s:
+        """The MD5 of each record's name as merged (the NameRef unless renamed or nameless)."""
+        if self._name_hashes is None:
+            self._resolve()
+            assert self._name_hashes is not None
+        return self._name_hashes
+
+    def _resolve(self) -> None:
+        shape, remap = self.shape, self.remapping
+        names = [remap.get(n, n) for n in shape.names] if remap else shape.names
+        name_hashes = shape.name_refs.copy()
+        if remap:  # renamed, or "" where the file has no name: hashed from the name used
+            pairs = zip(names, shape.names, strict=True)
+            redo = [i for i, (n, o) in enumerate(pairs) if not n or n != o]
+        else:
+            redo = [i for i, n in enumerate(names) if not n] if "" in names else []
+        if redo:
+            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
+        self._names, self._name_hashes = names, name_hashes
+
+    def plausible(self) -> bool:
+        """False if two records surely share name and function hash (the record-by-record
+        merge folds those); told without the names unless they are remapped.
+
+        Equal NameRefs are equal names, so a pair twice among the NameRefs is
+        one among the names; the converse fails only for records without a
+        name (all hashed as "") or names remapped onto one another.
+        """
+        hashes = self.shape.name_refs if self.remapping is None else self.name_hashes
+        return not _has_pair_twice(hashes, self.shape.hashes)
+
+    def sure(self) -> bool:
+        """Whether the group holds, from the names (made now if not yet)."""
+        if np.array_equal(self.name_hashes, self.shape.name_refs) or self.remapping:
+            return True  # :meth:`plausible` looked at these very hashes
+        return not _has_pair_twice(self.name_hashes, self.shape.hashes)
+
+
+@dataclass(eq=False)
+class _Input:
+    """An input as :meth:`FastMerge.add` reads it: its bytes mapped, the profile where it
+    had to be read in full (or the error that made), and the run it makes."""
+
+    mapped: memoryview | None
+    loaded: Loaded | None
+    run: RawRun | None
 
 
 class FastMerge:
@@ -199,6 +265,9 @@ class FastMerge:
         self.gave_up = False  # the first input was no raw profile this path can take
         self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
         self._look_again_at = 1 << 62  # inputs left at the next look at the idle CPUs
+        self._ahead: _Input | None = None  # the first input, read before the split
+        #: the group was found to hold from its names (or a parent process does that)
+        self.trusted = False
 
     def takes(self, ctx_index: int) -> bool:
         """Whether the next input of this context comes here."""
@@ -210,18 +279,31 @@ class FastMerge:
         return self.started and not self.gave_up and not self.slow
 
     # -- loading --------------------------------------------------------------------
+    def read_ahead(self, entry: WeightedFile) -> None:
+        """Read the first input now, up to its group (names aside), so that
+        :meth:`split` can start the workers before the names are made; the
+        first :meth:`add` takes it from here."""
+        if self.group is None and not self.started and not self.gave_up:
+            self._ahead = self._read_input(entry)
+
     def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
         """Merge one input; None if done (merged, skipped or failed), else the input read
         in full, which the caller merges record by record (this context now goes that way)."""
         ctx = self.contexts[ctx_index]
-        mapped = _map(entry.path)
+        read, self._ahead = self._ahead, None
+        if read is None:
+            read = self._read_input(entry)
+        mapped, loaded, run = read.mapped, read.loaded, read.run
         if mapped is not None and not len(mapped):
             return None  # an empty file is skipped, as EmptyProfileError is
-        run = None
-        if mapped is not None and self.group is not None:
-            run = _read_run(mapped, self.group.shape, entry.path)
+        if run is not None and not self.started and not self.trusted:
+            self.trusted = True
+            assert self.group is not None
+            if not self.group.sure():
+                run = None  # a (name, hash) twice: the record-by-record merge folds those
         if run is None:
-            loaded = _read(self.load, entry.path)
+            if loaded is None:
+                loaded = _read(self.load, entry.path)
             if isinstance(loaded, EmptyProfileError):
                 return None
             if isinstance(loaded, ProfdataError):
@@ -230,15 +312,29 @@ class FastMerge:
                     return self._leave(ctx_index, loaded)
                 ctx.errors.append(input_failure(entry.path, loaded, self.options.release))
                 return None
-            if self.group is None and not self.started and mapped is not None:
-                grouped = self._group_of(mapped, loaded)
-                if grouped is not None:
-                    self.group, run = grouped
-            if run is None:
-                return self._leave(ctx_index, loaded)
+            return self._leave(ctx_index, loaded)
         if not self._merge_run(ctx_index, entry, run, reporter):
             return self._leave(ctx_index, _read(self.load, entry.path))
         return None
+
+    def _read_input(self, entry: WeightedFile) -> _Input:
+        """An input mapped and read as a run of the group; the first one makes the group."""
+        mapped = _map(entry.path)
+        if mapped is not None and not len(mapped):
+            return _Input(mapped, None, None)
+        if mapped is not None and self.group is not None:
+            run = _read_run(mapped, self.group.shape, entry.path)
+            if run is not None:
+                return _Input(mapped, None, run)
+        loaded = _read(self.load, entry.path)
+        run = None
+        if isinstance(loaded, ProfdataError):
+            return _Input(mapped, loaded, None)
+        if self.group is None and not self.started and not self.gave_up and mapped is not None:
+            grouped = self._group_of(mapped, loaded)
+            if grouped is not None:
+                self.group, run = grouped
+        return _Input(mapped, loaded, run)
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
         """The group of the first input, and that input read as its first run."""
@@ -254,21 +350,10 @@ class FastMerge:
         shape, run = shaped
         if bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
             return None
-        remap = self.options.remapping
-        names = [remap.get(n, n) for n in shape.names] if remap else shape.names
-        name_hashes = shape.name_refs.copy()
-        if remap:  # renamed, or "" where the file has no name: hashed from the name used
-            pairs = zip(names, shape.names, strict=True)
-            redo = [i for i, (n, o) in enumerate(pairs) if not n or n != o]
-        else:
-            redo = [i for i, n in enumerate(names) if not n] if "" in names else []
-        if redo:
-            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
-        if _has_pair_twice(name_hashes, shape.hashes):
+        group = _Group(shape, self.options.remapping)
+        if not group.plausible():
             return None  # a (name, hash) twice: the record-by-record merge folds those
-        lengths = shape.lengths
-        starts = np.cumsum(lengths) - lengths
-        return _Group(shape, names, name_hashes, starts), run
+        return group, run
 
     def _leave(self, ctx_index: int, loaded: Loaded) -> Loaded:
         """Hand a context over to the record-by-record merge (see the module docstring);
@@ -329,7 +414,7 @@ class FastMerge:
             with os.fdopen(read_end, "rb") as pipe:
                 payload = pipe.read()
             reap_later(pid)
-            if not payload:
+            if not payload or self.gave_up:  # gave up: the first input's group did not hold
                 tagged.load(todo[worker], load_one)
                 continue
             contexts, items = pickle.loads(payload)
@@ -341,7 +426,10 @@ class FastMerge:
         return True
 
     def _workers(self, remaining: int, count: int) -> int:
-        if count < 2 or not self.folds or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
+        ready = self.folds or (
+            self._ahead is not None and self._ahead.run is not None and not self.slow
+        )
+        if count < 2 or not ready or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
             return 1
         wanted = self.options.processes
         if wanted <= 0:
@@ -358,6 +446,9 @@ class FastMerge:
     ) -> None:  # pragma: no cover - runs in a forked child
         payload = b""  # nothing: the parent loads this worker's inputs itself
         try:
+            # the first input is the parent's, which also tells whether the group holds
+            # (if not, it loads this worker's inputs again)
+            self._ahead, self.trusted = None, True
             tagged = TaggedReporter()
             for index in todo:
                 ctx_index = context_of(index, count)
@@ -409,7 +500,7 @@ class FastMerge:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
             return True
         weight = entry.weight
-        overflowed = np.zeros(len(shape.names), dtype=bool)
+        overflowed = np.zeros(len(shape.hashes), dtype=bool)
         self._merge_counters(state, run.counts, raw_max, weight, overflowed)
         if state.bitmaps is None:
             state.bitmaps = run.bitmaps.copy()
@@ -545,7 +636,7 @@ class FastMerge:
         assert self.group is not None
         release = self.options.release
         order = (
-            state.order if state.order is not None else np.arange(len(self.group.names))
+            state.order if state.order is not None else np.arange(len(self.group.shape.hashes))
         ).tolist()
         by_name: dict[str, list[int]] = {}
         for index in order:
@@ -816,6 +907,11 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
     site_of_value = np.repeat(np.arange(len(vals.site_lengths)), vals.site_lengths)
     memop = site_kind[site_of_value] == int(ValueKind.MEMOP_SIZE)
     sites, values = site_of_value[memop], vals.values[memop]
+    if not len(values):
+        return False
+    if int(values.max()) < 1 << 32 and len(site_kind) < 1 << 31:  # sizes: one word sorts
+        joined = np.sort((sites.astype(np.uint64) << np.uint64(32)) | values)
+        return bool(np.any(joined[1:] == joined[:-1]))
     order = np.lexsort((values, sites))
     sites, values = sites[order], values[order]
     return bool(np.any((sites[1:] == sites[:-1]) & (values[1:] == values[:-1])))

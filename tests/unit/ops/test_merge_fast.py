@@ -35,6 +35,7 @@ from profdata.formats.indexed_write import write_indexed
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
+from profdata.ops import merge_fast
 from profdata.ops.merge import Diagnostic, MergeOptions, load_path, merge_instr
 from profdata.ops.merge_fast import TableWriter, _widen
 from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
@@ -369,6 +370,102 @@ def test_processes_change_nothing(tmp_path: Path) -> None:
     outcome = merge(files, fast=True, processes=2)
     assert isinstance(outcome, Outcome) and outcome.fast
     assert any("COUNTER_OVERFLOW" in repr(d) for d in outcome.diagnostics)
+
+
+def _twin_binary(count: int) -> list[InstrProfile]:
+    """Runs of a binary with two functions of one hash, ``f`` and ``g``."""
+    return [
+        InstrProfile(
+            kind=ProfileKind.IR,
+            records=[
+                InstrRecord(name, 7, np.array([run + 1, 2 * run], np.uint64), b"", {})
+                for name in ("f", "g")
+            ],
+        )
+        for run in range(count)
+    ]
+
+
+def _unname(files: list[tuple[Path, int]], names: Sequence[str]) -> None:
+    """Point the NameRefs of ``names`` at hashes no name of the file has: they read as ""."""
+    for path, _ in files:
+        data = path.read_bytes()
+        for index, name in enumerate(names):
+            ref = md5_hash(name).to_bytes(8, "little")
+            assert data.count(ref) == 1
+            data = data.replace(ref, (0x5EED_0000 + index).to_bytes(8, "little"))
+        path.write_bytes(data)
+
+
+def test_workers_start_before_the_first_inputs_names(
+    tmp_path: Path, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The first input is read up to its group, the worker forked, and only then are its
+    names made (here: hashing them is a tenth of a second for 100k names)."""
+    events: list[str] = []
+    resolve = merge_fast._Group._resolve
+    fork = os.fork
+
+    def resolving(group: merge_fast._Group) -> None:
+        events.append("names")
+        resolve(group)
+
+    def forking() -> int:
+        pid = fork()
+        if pid:
+            events.append("fork")
+        return pid
+
+    monkeypatch.setattr(merge_fast._Group, "_resolve", resolving)
+    monkeypatch.setattr(os, "fork", forking)
+    profiles = [_one_function([[(v, 1 + v) for v in range(3)]], counts=(i, 2)) for i in range(12)]
+    outcome = merge(_write(tmp_path, profiles, [1] * 12), fast=True, threads=2, processes=2)
+    assert isinstance(outcome, Outcome) and outcome.fast
+    assert events[:2] == ["fork", "names"]
+
+
+def test_a_first_input_found_wrong_after_the_split_is_merged_the_long_way(
+    tmp_path: Path, forks: list[int]
+) -> None:
+    """Workers start before the first input's names are known.  When the names then show
+    two nameless records of one hash (which LLVM folds into one), or the first input
+    turns out to need the long way (a pseudo count), the workers' arrays are dropped and
+    every input is merged record by record, as in one process."""
+    files = _write(tmp_path, _twin_binary(12), [1] * 12)
+    _unname(files, ["f", "g"])
+    group = merge_fast.FastMerge(
+        MergeOptions(release=release(22)), [], load_path
+    )._group_of(  # the group as the first input gives it
+        memoryview(files[0][0].read_bytes()), load_path(str(files[0][0]))
+    )
+    assert group is not None and group[0].plausible() and not group[0].sure()
+    pseudo = [_one_function([[(1, 1)]], counts=(U64_MAX, 3))]
+    plain = [_one_function([[(v, 1)]], counts=(v, 2)) for v in range(11)]
+    (tmp_path / "pseudo").mkdir()
+    for case in (files, _write(tmp_path / "pseudo", pseudo + plain, [1] * 12)):
+        before = len(forks)
+        two = merge(case, fast=True, threads=2, processes=2)
+        assert len(forks) == before + 1  # the worker did start
+        slow = merge(case, fast=False, threads=2)
+        assert isinstance(two, Outcome) and not two.fast
+        assert two == slow  # bytes, text and diagnostics (neither took the fast way)
+
+
+def test_groups_told_from_name_refs_and_names(tmp_path: Path) -> None:
+    """Equal NameRefs are equal names: a pair twice among them is certain without the names
+    (which are not made); remapping two names onto one is only seen from the names."""
+    files = _write(tmp_path, _twin_binary(1), [1])
+    view = memoryview(files[0][0].read_bytes())
+    plain = merge_fast.FastMerge(MergeOptions(release=release(22)), [], load_path)
+    found = plain._group_of(view, load_path(str(files[0][0])))
+    assert found is not None
+    group = found[0]
+    assert group.plausible() and group._names is None
+    assert group.sure() and group.names == ["f", "g"]
+    remapped = merge_fast.FastMerge(
+        MergeOptions(release=release(22), remapping={"g": "f"}), [], load_path
+    )
+    assert remapped._group_of(view, load_path(str(files[0][0]))) is None
 
 
 @pytest.mark.skipif(not Path("/proc/self").exists(), reason="looks at /proc")
