@@ -39,7 +39,11 @@ others stay arrays until then).
 The same independence lets :meth:`FastMerge.split` load the contexts in
 several processes (fork, results pickled back), one per idle CPU; measured on
 a 2-core machine it nearly halves the load time when the second core is
-idle, and makes it slower when other work keeps that core busy.
+idle, and makes it slower when other work keeps that core busy.  The workers
+start as soon as the first input is read up to its group: its names (every
+name hashed) are made afterwards by the parent, which owns that input, and
+if they show that the group does not hold after all, the workers' arrays
+are dropped and everything is merged record by record.
 """
 
 from __future__ import annotations
