@@ -19,7 +19,9 @@ and the first profile's targets, a memop size is itself.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -121,12 +123,25 @@ class IndexedShape:
     """What every indexed profile of the group shares, and the value vocabulary."""
 
     layout: _Layout
-    names: list[str]
-    name_refs: U64s
+    #: the record names, made on first use (:attr:`names`, :attr:`name_refs`): hashing
+    #: 100k names costs 84 ms, which a merge's worker process never needs
+    name_source: Callable[[], list[str]]
+    #: each record's item key hash as the file stores it: the MD5 of its name in any file
+    #: LLVM wrote, which is all the vocabulary and a first look at the group need
+    quick_refs: U64s
     values: IndexedValueRows
     vocabulary: Vocabulary  # sorted distinct indirect-call values; an id is a position here
     id_bits: int
     binary_ids: list[bytes]
+
+    @cached_property
+    def names(self) -> list[str]:
+        return self.name_source()
+
+    @cached_property
+    def name_refs(self) -> U64s:
+        """The MD5 of each record's name, computed."""
+        return np.array(md5_hashes(names_bytes(self.names)), dtype=np.uint64)
 
     @property
     def kind(self) -> ProfileKind:
@@ -252,8 +267,10 @@ def indexed_shape(
     if decoded is None:
         return None
     lay = decoded.layout
-    names = list(decoded.bulk.columns.names)
-    name_refs = np.array(md5_hashes(names_bytes(names)), dtype=np.uint64)
+    listing = decoded.profile.listing()
+    assert listing is not None  # the bulk decoder needed it
+    quick_refs = listing.items.key_hash[decoded.bulk.item_of]
+    columns = decoded.bulk.columns
     blob_records, row_blob = np.unique(lay.row_owner, return_inverse=True)
     site_row = np.repeat(np.arange(len(lay.row_kind)), lay.row_sites)
     rows = IndexedValueRows(
@@ -267,15 +284,15 @@ def indexed_shape(
     sites = np.repeat(np.arange(len(site_row), dtype=np.int64), decoded.site_lengths)
     calls = rows.site_kind[sites] == _INDIRECT
     vocabulary = distinct(
-        np.concatenate([name_refs, decoded.entry_values[calls], np.zeros(1, dtype=np.uint64)])
+        np.concatenate([quick_refs, decoded.entry_values[calls], np.zeros(1, dtype=np.uint64)])
     )
     id_bits = value_id_bits(len(site_row))
     if len(vocabulary).bit_length() > id_bits:
         return None
     shape = IndexedShape(
         layout=lay,
-        names=names,
-        name_refs=name_refs,
+        name_source=lambda: list(columns.names),
+        quick_refs=quick_refs,
         values=rows,
         vocabulary=Vocabulary.of(vocabulary),
         id_bits=id_bits,

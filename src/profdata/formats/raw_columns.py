@@ -212,6 +212,11 @@ class RawShape:
         return self.name_source()
 
     @property
+    def quick_refs(self) -> U64s:
+        """The NameRefs: the MD5 of each record's name (checked when the names are made)."""
+        return self.name_refs
+
+    @property
     def num_sites(self) -> int:
         return len(self.values.site_kind)
 

@@ -176,11 +176,13 @@ class _Group:
     """The binary every fast input comes from, and what the merge derives from it once.
 
     Its names, and the name hashes that follow from them, are made on first
-    use: for a raw profile that hashes every name (0.14 s for 100k), which a
-    worker process of :meth:`FastMerge.split` never needs, so the workers are
+    use: that hashes every name (0.08-0.14 s for 100k), which a worker
+    process of :meth:`FastMerge.split` never needs, so the workers are
     started before it.  Whether the group holds (no two records share name
-    and function hash) is told from the NameRefs first, and again from the
-    names when some are missing (see :meth:`sure`).
+    and function hash) is told first from the hashes the file states (a raw
+    profile's NameRefs, an indexed profile's item key hashes:
+    ``shape.quick_refs``), and again from the names when their hashes differ
+    from those (see :meth:`sure`).
     """
 
     def __init__(self, shape: Shape, remapping: Mapping[str, str]) -> None:
@@ -224,16 +226,18 @@ class _Group:
         """False if two records surely share name and function hash (the record-by-record
         merge folds those); told without the names unless they are remapped.
 
-        Equal NameRefs are equal names, so a pair twice among the NameRefs is
-        one among the names; the converse fails only for records without a
-        name (all hashed as "") or names remapped onto one another.
+        Equal stated hashes are equal names (or an MD5 collision, which only
+        ever says no), so a pair twice among them is one among the names; the
+        converse fails only where a stated hash is not its name's MD5 (records
+        without a name, all hashed as "", or a hand-made indexed file) or
+        names are remapped onto one another.
         """
-        hashes = self.shape.name_refs if self.remapping is None else self.name_hashes
+        hashes = self.shape.quick_refs if self.remapping is None else self.name_hashes
         return not _has_pair_twice(hashes, self.shape.hashes)
 
     def sure(self) -> bool:
         """Whether the group holds, from the names (made now if not yet)."""
-        if np.array_equal(self.name_hashes, self.shape.name_refs) or self.remapping:
+        if self.remapping or np.array_equal(self.name_hashes, self.shape.quick_refs):
             return True  # :meth:`plausible` looked at these very hashes
         return not _has_pair_twice(self.name_hashes, self.shape.hashes)
 
