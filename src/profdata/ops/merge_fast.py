@@ -53,6 +53,7 @@ import pickle
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 import numpy.typing as npt
@@ -190,26 +191,19 @@ class _Group:
         self.remapping = remapping or None
         lengths = shape.lengths
         self.counter_starts: Ints = np.cumsum(lengths) - lengths  # each record's first counter
-        self._names: list[str] | None = None
-        self._name_hashes: U64s | None = None
 
     @property
     def names(self) -> list[str]:
         """Each record's name, remapped."""
-        if self._names is None:
-            self._resolve()
-            assert self._names is not None
-        return self._names
+        return self._named[0]
 
     @property
     def name_hashes(self) -> U64s:
         """The MD5 of each record's name as merged (the NameRef unless renamed or nameless)."""
-        if self._name_hashes is None:
-            self._resolve()
-            assert self._name_hashes is not None
-        return self._name_hashes
+        return self._named[1]
 
-    def _resolve(self) -> None:
+    @cached_property
+    def _named(self) -> tuple[list[str], U64s]:
         shape, remap = self.shape, self.remapping
         names = [remap.get(n, n) for n in shape.names] if remap else shape.names
         name_hashes = shape.name_refs.copy()
@@ -220,7 +214,7 @@ class _Group:
             redo = [i for i, n in enumerate(names) if not n] if "" in names else []
         if redo:
             name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
-        self._names, self._name_hashes = names, name_hashes
+        return names, name_hashes
 
     def plausible(self) -> bool:
         """False if two records surely share name and function hash (the record-by-record
@@ -304,7 +298,7 @@ class FastMerge:
         mapped, loaded, run = read.mapped, read.loaded, read.run
         if mapped is not None and not len(mapped):
             return None  # an empty file is skipped, as EmptyProfileError is
-        if run is not None and not self.started and not self.trusted:
+        if run is not None and not self.trusted:  # the first run: its group is checked once
             self.trusted = True
             assert self.group is not None
             if not self.group.sure():
@@ -335,14 +329,13 @@ class FastMerge:
             if run is not None:
                 return _Input(mapped, None, run)
         loaded = _read(self.load, entry.path)
-        run = None
-        if isinstance(loaded, ProfdataError):
-            return _Input(mapped, loaded, None)
-        if self.group is None and not self.started and not self.gave_up and mapped is not None:
+        first = self.group is None and not self.started and not self.gave_up
+        if first and mapped is not None and not isinstance(loaded, ProfdataError):
             grouped = self._group_of(mapped, loaded)
             if grouped is not None:
                 self.group, run = grouped
-        return _Input(mapped, loaded, run)
+                return _Input(mapped, loaded, run)
+        return _Input(mapped, loaded, None)
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
         """The group of the first input, and that input read as its first run."""
@@ -434,9 +427,7 @@ class FastMerge:
         return True
 
     def _workers(self, remaining: int, count: int) -> int:
-        ready = self.folds or (
-            self._ahead is not None and self._ahead.run is not None and not self.slow
-        )
+        ready = self.folds or (self._ahead is not None and self._ahead.run is not None)
         if count < 2 or not ready or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
             return 1
         wanted = self.options.processes

@@ -17,10 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from profdata.formats import open_instr
-from profdata.formats.indexed_write import write_indexed
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.releases import release
 from tests.unit.ops.test_merge_fast import (
     BENCH,
     CORPUS,
@@ -28,23 +26,11 @@ from tests.unit.ops.test_merge_fast import (
     Outcome,
     _one_function,
     _write,
+    _write_indexed,
     assert_same,
     merge,
     merges,
 )
-
-
-def _write_indexed(
-    tmp: Path, profiles: list[InstrProfile], weights: list[int], rel: int = 22
-) -> list[tuple[Path, int]]:
-    for old in tmp.glob("run*.profdata"):
-        old.unlink()
-    files = []
-    for index, (profile, weight) in enumerate(zip(profiles, weights, strict=True)):
-        path = tmp / f"run{index}.profdata"
-        path.write_bytes(write_indexed(profile, release=release(rel)))
-        files.append((path, weight))
-    return files
 
 
 def _corpus_indexed() -> list[Path]:
