@@ -87,78 +87,101 @@ def _slow_value(raw: bytes) -> int:
 
 #: bytes decoded per numpy pass: the pass's temporary arrays take about 40 bytes per
 #: byte, so a section of hundreds of megabytes must not be decoded in one
-_PIECE = 1 << 22
+_PIECE = 1 << 20
 
 
 def decode_run(data: bytes | bytearray | memoryview, start: int, end: int) -> UlebRun:
-    """Decode every terminated ULEB128 in ``data[start:end]``, a piece at a time."""
-    pieces: list[tuple[list[int], np.ndarray]] = []
+    """Decode every terminated ULEB128 in ``data[start:end]``, a piece at a time.
+
+    The numbers are counted first so that every piece decodes into its share of one
+    array: joining the pieces' arrays afterwards wrote a second array as large as the
+    numbers (about 0.3 s for the 13M numbers of a 16 MB profile, fresh pages)."""
+    total = 0
+    pos = start
+    while pos < end:
+        stop = min(end, pos + _PIECE)
+        total += int(np.count_nonzero(np.frombuffer(data, np.uint8, stop - pos, pos) < 0x80))
+        pos = stop
+    out = np.empty(total, dtype=np.uint64)
+    count = 0
     pos = start
     while pos < end:
         stop = min(end, pos + _PIECE)
         if stop < end:  # end the piece after its last complete number
-            raw = np.frombuffer(data, dtype=np.uint8, count=stop - pos, offset=pos)
-            last = np.flatnonzero(raw < 0x80)
-            if len(last):
-                stop = pos + int(last[-1]) + 1
-            else:  # one number longer than a piece: decode through its end
-                rest = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
-                ends = np.flatnonzero(rest < 0x80)
-                stop = pos + int(ends[0]) + 1 if len(ends) else end
-        values, array, pos = _decode_piece(data, pos, stop)
-        pieces.append((values, array))
+            stop = _piece_end(data, pos, stop, end)
+        more, pos = _decode_piece(data, pos, stop, out[count:])
+        count += more
         if pos < stop:  # a number wider than 64 bits, or an unterminated tail
             break
-    if not pieces:
+    if not count:
         return UlebRun([], None, pos, data=data, first=start)
-    values, array = pieces[0]
-    if len(pieces) > 1:
-        for more, _ in pieces[1:]:
-            values.extend(more)
-        array = np.concatenate([a for _, a in pieces])
-    return UlebRun(values, None, pos, array, data=data, first=start)
+    out = out[:count]
+    return UlebRun(out.tolist(), None, pos, out, data=data, first=start)
+
+
+def _piece_end(data: bytes | bytearray | memoryview, pos: int, stop: int, end: int) -> int:
+    """Where a piece from ``pos`` up to ``stop`` ends: after its last complete number, or
+    after the first one when that is longer than a piece (``end``: it never ends)."""
+    tail = min(stop - pos, 16)
+    raw = np.frombuffer(data, dtype=np.uint8, count=tail, offset=stop - tail)
+    last = np.flatnonzero(raw < 0x80)
+    if len(last):
+        return stop - tail + int(last[-1]) + 1
+    raw = np.frombuffer(data, dtype=np.uint8, count=stop - pos, offset=pos)
+    last = np.flatnonzero(raw < 0x80)
+    if len(last):
+        return pos + int(last[-1]) + 1
+    rest = np.frombuffer(data, dtype=np.uint8, count=end - pos, offset=pos)
+    ends = np.flatnonzero(rest < 0x80)
+    return pos + int(ends[0]) + 1 if len(ends) else end
 
 
 def _decode_piece(
-    data: bytes | bytearray | memoryview, start: int, end: int
-) -> tuple[list[int], np.ndarray, int]:
-    """:func:`decode_run` of one piece, in whole-array passes: the values, as a list and
-    an array, and where the last complete one ends."""
+    data: bytes | bytearray | memoryview, start: int, end: int, out: np.ndarray
+) -> tuple[int, int]:
+    """:func:`decode_run` of one piece, in whole-array passes: how many values it wrote to
+    the start of ``out``, and where the last of them ends.  Each pass after the first byte
+    takes only the numbers still going (nine in ten numbers here are one byte long),
+    so a pass costs what its bytes cost, not a look at every number."""
     raw = np.frombuffer(data, dtype=np.uint8, count=end - start, offset=start)
-    ends = np.flatnonzero(raw < 0x80)
+    more = raw >= 0x80
+    ends = np.flatnonzero(~more)
     if not len(ends):
-        return [], np.zeros(0, dtype=np.uint64), start
+        return 0, start
     firsts = np.empty(len(ends), dtype=np.int64)
     firsts[0] = 0
     firsts[1:] = ends[:-1] + 1
-    lengths = ends - firsts + 1
-    values_arr = (raw[firsts] & 0x7F).astype(np.uint64)
-    longest = min(int(lengths.max()), _NUMPY_MAX_BYTES)
-    for k in range(1, longest):
-        sel = np.flatnonzero(lengths > k)
-        part = (raw[firsts[sel] + k] & 0x7F).astype(np.uint64)
-        values_arr[sel] |= part << np.uint64(7 * k)
-    top = np.flatnonzero(lengths == _NUMPY_MAX_BYTES + 1)
-    if len(top):
-        part = (raw[firsts[top] + _NUMPY_MAX_BYTES] & 0x7F).astype(np.uint64)
-        values_arr[top] |= part << np.uint64(63)
-        wide = top[part > 1]
-    else:
-        wide = top
-    longer = np.flatnonzero(lengths > _NUMPY_MAX_BYTES + 1)
-    values: list[int] = values_arr.tolist()
-    count = len(values)
-    for index in sorted([*wide.tolist(), *longer.tolist()]):
+    values_arr = out[: len(ends)]
+    values_arr[:] = (raw & np.uint8(0x7F))[firsts]
+    going = np.flatnonzero(more[firsts])  # numbers with a byte k still to add
+    at = firsts[going]
+    k = 1
+    while len(going) and k < _NUMPY_MAX_BYTES:
+        at += 1
+        byte = raw[at]
+        values_arr[going] |= (byte & np.uint8(0x7F)).astype(np.uint64) << np.uint64(7 * k)
+        still = byte >= 0x80
+        going = going[still]
+        at = at[still]
+        k += 1
+    slow: list[int] = []
+    if len(going):  # ten bytes or more: bit 63 from the tenth, if that is the last
+        at += 1
+        byte = raw[at]
+        fits = byte <= 1
+        top = going[fits]
+        values_arr[top] |= byte[fits].astype(np.uint64) << np.uint64(63)
+        slow = going[~fits].tolist()
+    count = len(ends)
+    for index in slow:
         lo = int(firsts[index])
-        value = _slow_value(bytes(raw[lo : lo + int(lengths[index])]))
+        value = _slow_value(bytes(raw[lo : int(ends[index]) + 1]))
         if value > U64:
             count = index
-            del values[index:]
             break
-        values[index] = value
         values_arr[index] = value
     run_end = int(ends[count - 1]) + 1 + start if count else start
-    return values, values_arr[:count], run_end
+    return count, run_end
 
 
 def _encode_scalar(values: list[int]) -> tuple[bytes, np.ndarray]:
