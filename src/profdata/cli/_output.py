@@ -20,15 +20,19 @@ class Output:
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path if path not in (None, "-") else None
-        self.parts: list[str | bytes | memoryview] = []
+        self.parts: list[bytes | memoryview] = []
 
     def write(self, text: str | bytes | memoryview) -> None:
         """Text, or bytes already encoded (what a renderer built as bytes hands over)."""
-        self.parts.append(text)
+        self.parts.append(text.encode(ENCODING, ERRORS) if isinstance(text, str) else text)
+
+    def write_all(self, chunks: list[bytes | memoryview]) -> None:
+        """Bytes in pieces (a large dump is hundreds of thousands of them)."""
+        self.parts.extend(chunks)
 
     def close(self) -> None:
         """Write the parts in turn (a large text is not joined into one more copy)."""
-        encoded = [p.encode(ENCODING, ERRORS) if isinstance(p, str) else p for p in self.parts]
+        encoded = self.parts
         if self.path is None:
             try:
                 sys.stdout.flush()

@@ -152,8 +152,7 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
     result = show_sample_file(args.inputs[0], options, args.release)
     sys.stderr.write("".join(f"warning: {w}\n" for w in result.warnings))
     out = Output(args.output)
-    for chunk in result.chunks:
-        out.write(chunk)
+    out.write_all(result.chunks)
     out.close()
     return 0
 

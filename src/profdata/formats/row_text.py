@@ -333,6 +333,16 @@ class Strings:
     def __len__(self) -> int:
         return len(self.lengths)
 
+    def plus_empty(self) -> Strings:
+        """This table with one more entry, the empty string (last)."""
+        out = Strings.__new__(Strings)
+        out.lengths = np.append(self.lengths, 0)
+        out.width = self.width
+        if self.width:
+            out.padded = np.append(self.padded, np.zeros(1, dtype=self.padded.dtype))
+            out.masks = np.append(self.masks, np.zeros(1, dtype=self.masks.dtype))
+        return out
+
 
 @dataclass(frozen=True, slots=True)
 class Pick:

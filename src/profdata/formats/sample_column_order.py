@@ -332,4 +332,62 @@ def node_pieces(order: Ints, *renderings: tuple[memoryview, Ints]) -> list[memor
     return parts
 
 
-__all__ = ["ColumnOrder", "location_text", "node_pieces", "rendered_rows"]
+def framed_pieces(
+    order: Ints, head: Sequence[Field], body: tuple[memoryview, Ints], tail: Sequence[Field]
+) -> list[memoryview]:
+    """Each node of ``order`` in turn as its ``head`` row, its slice of ``body`` (node
+    ``n`` from ``at[n]`` to ``at[n + 1]``) and its ``tail`` row, as pieces to write.
+
+    A node's tail and the next node's head are rendered as one row (row ``p`` of
+    ``len(order) + 1``: the tail of node ``order[p - 1]``, then the head of
+    ``order[p]``), and pieces that follow each other in one text (around a node
+    without body text) are one piece: a profile of 190k nodes gave 570k pieces as
+    three texts, each piece a Python object to make and to write."""
+    count = len(order)
+    rows = count + 1
+    valid = np.ones(rows, dtype=bool)
+    before = np.concatenate([[0], order])  # row p: the tail of the node before it
+    valid[0] = False
+    fields = [_row_field(f, before, valid) for f in tail]
+    after = np.append(order, 0)  # row p: the head of node order[p]
+    valid = np.ones(rows, dtype=bool)
+    valid[count] = False
+    fields += [_row_field(f, after, valid) for f in head]
+    frames, frame_at = rendered_rows(fields, rows)
+    text, at = body
+    # pieces in turn: frame 0, body of order[0], frame 1, ..., frame `count`
+    source = np.zeros(2 * count + 1, dtype=np.int64)
+    source[1::2] = 1
+    starts = np.empty(2 * count + 1, dtype=np.int64)
+    ends = np.empty(2 * count + 1, dtype=np.int64)
+    starts[0::2], ends[0::2] = frame_at[:-1], frame_at[1:]
+    starts[1::2], ends[1::2] = at[order], at[order + 1]
+    kept = ends > starts
+    source, starts, ends = source[kept], starts[kept], ends[kept]
+    if not len(starts):
+        return []
+    joins = (source[1:] == source[:-1]) & (starts[1:] == ends[:-1])
+    first = np.flatnonzero(np.concatenate([[True], ~joins]))
+    last = np.append(first[1:], len(starts)) - 1
+    texts = (frames, text)
+    return [
+        texts[k][a:b]
+        for k, a, b in zip(
+            source[first].tolist(), starts[first].tolist(), ends[last].tolist(), strict=True
+        )
+    ]
+
+
+def _row_field(field: Field, nodes: Ints, valid: npt.NDArray[np.bool_]) -> Field:
+    """``field`` of a table of nodes as a field of rows, row ``r`` showing node
+    ``nodes[r]`` where ``valid`` and nothing elsewhere."""
+    if isinstance(field, bytes):
+        return Pick(Strings([field]).plus_empty(), (~valid).astype(np.int64))
+    if isinstance(field, Pick):
+        empty = len(field.table)
+        return Pick(field.table.plus_empty(), np.where(valid, field.index[nodes], empty))
+    where = valid if field.where is None else valid & field.where[nodes]
+    return Decimal(field.values[nodes], where)
+
+
+__all__ = ["ColumnOrder", "framed_pieces", "location_text", "node_pieces", "rendered_rows"]

@@ -34,8 +34,8 @@ import numpy as np
 from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_column_order import (
     ColumnOrder,
+    framed_pieces,
     location_text,
-    node_pieces,
     rendered_rows,
 )
 from profdata.formats.sample_column_reads import read_sample_columns
@@ -144,9 +144,7 @@ class ColumnDump(ColumnOrder):
             Pick(tails, (depths * 2 + has_lines) * 2 + has_callees),
             Pick(closers, closing),
         ]
-        heads, head_at = rendered_rows(head_fields, nodes)
-        after, after_at = rendered_rows(tail_fields, nodes)
-        return node_pieces(order, (heads, head_at), body, (after, after_at))
+        return framed_pieces(order, head_fields, body, tail_fields)
 
     def json(self) -> list[memoryview]:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
@@ -258,10 +256,8 @@ class ColumnDump(ColumnOrder):
             Pick(Strings(tails), tail_index),
             Pick(Strings([b"", b"\n]\n"]), end),
         ]
-        heads = rendered_rows(head_fields, nodes)
-        after = rendered_rows(tail_fields, nodes)
         body = self._json_body(quoted)
-        return [memoryview(b"["), *node_pieces(order, heads, body, after)]
+        return [memoryview(b"["), *framed_pieces(order, head_fields, body, tail_fields)]
 
     def _json_body(self, quoted: list[bytes]) -> tuple[memoryview, Ints]:
         """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)

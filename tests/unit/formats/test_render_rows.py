@@ -11,7 +11,14 @@ from hypothesis import strategies as st
 
 from profdata.formats import row_text
 from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
-from profdata.formats.sample_column_order import _factorize, _target_order
+from profdata.formats.sample_column_order import (
+    _factorize,
+    _target_order,
+    framed_pieces,
+    node_pieces,
+    rendered_rows,
+)
+from profdata.model.record_table import Ints
 
 U64_MAX = (1 << 64) - 1
 
@@ -25,9 +32,11 @@ TEXTS = st.binary(max_size=12)
 
 
 @st.composite
-def tables(draw: st.DrawFn) -> tuple[list[Field], list[bytes]]:
-    """Random fields over ``rows`` rows, and each row as Python formats it."""
-    rows = draw(st.integers(0, 40))
+def tables(draw: st.DrawFn, rows: int | None = None) -> tuple[list[Field], list[bytes]]:
+    """Random fields over ``rows`` rows (drawn if not given), and each row as Python
+    formats it."""
+    if rows is None:
+        rows = draw(st.integers(0, 40))
     fields: list[Field] = []
     columns: list[list[bytes]] = []
     for _ in range(draw(st.integers(1, 5))):
@@ -68,6 +77,51 @@ def test_rows_render_as_python_formats_them(
     assert got.tobytes() == b"".join(want)
     assert row_lengths(fields, len(want)).tolist() == [len(w) for w in want]
     assert offsets.tolist() == [0, *np.cumsum([len(w) for w in want]).tolist()]
+
+
+Framed = tuple[Ints, list[Field], list[bytes], tuple[memoryview, Ints], list[Field], list[bytes]]
+
+
+@st.composite
+def framed(draw: st.DrawFn) -> Framed:
+    """Nodes in some order with a head row, a slice of a body text (often empty) and
+    a tail row each."""
+    nodes = draw(st.integers(1, 12))
+    order = np.array(draw(st.permutations(range(nodes))), dtype=np.int64)
+    head, heads = draw(tables(nodes))
+    tail, tails = draw(tables(nodes))
+    bodies = draw(
+        st.lists(st.sampled_from([b"", b"", b"x", b"body\n"]), min_size=nodes, max_size=nodes)
+    )
+    at = np.array([0, *np.cumsum([len(b) for b in bodies]).tolist()], dtype=np.int64)
+    return order, head, heads, (memoryview(b"".join(bodies)), at), tail, tails
+
+
+@settings(max_examples=300, deadline=None)
+@given(framed())
+def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: Framed) -> None:
+    order, head, heads, body, tail, tails = case
+    text, at = body
+    want = b"".join(heads[n] + bytes(text[at[n] : at[n + 1]]) + tails[n] for n in order.tolist())
+    pieces = framed_pieces(order, head, body, tail)
+    assert b"".join(pieces) == want
+    assert all(len(p) for p in pieces)  # empty pieces are dropped
+    # pieces that continue each other in one text are one piece: at most a frame and
+    # a body slice per node, and one more frame
+    assert len(pieces) <= 2 * len(order) + 1
+    three = node_pieces(
+        order, rendered_rows(head, len(order)), body, rendered_rows(tail, len(order))
+    )
+    assert b"".join(three) == want
+
+
+def test_framed_pieces_join_the_frames_around_a_node_without_body() -> None:
+    order = np.array([1, 0, 2], dtype=np.int64)
+    head: list[Field] = [b"<", Decimal(np.array([10, 11, 12], dtype=np.uint64))]
+    tail: list[Field] = [Pick(Strings([b">", b"/>"]), np.array([0, 1, 0], dtype=np.int64))]
+    body = (memoryview(b"AAC"), np.array([0, 2, 2, 3], dtype=np.int64))
+    pieces = framed_pieces(order, head, body, tail)
+    assert [bytes(p) for p in pieces] == [b"<11/><10", b"AA", b"><12", b"C", b">"]
 
 
 def test_a_table_of_empty_strings_and_zero_rows() -> None:
