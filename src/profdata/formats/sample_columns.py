@@ -40,7 +40,6 @@ from profdata.formats.sample_extbinary import (
     _Reader,
     read_section_table,
 )
-from profdata.model.instr import spans
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import SampleContext, SampleProfile
 from profdata.releases import Release
@@ -186,7 +185,9 @@ def _columns(
     u32 = np.uint64(U32)
     rec_loc = (offsets << np.uint64(32)) | (numbers[rec + 1] & u32)
     ncalls = calls.astype(np.int64)
-    pair = spans(rec + 4, 2 * ncalls)[::2]
+    # each call target's (name, count) pair: two numbers apart from its record's fifth
+    before = np.cumsum(ncalls) - ncalls
+    pair = np.repeat(rec + 4 - 2 * before, ncalls) + 2 * np.arange(int(ncalls.sum()))
     target_index = numbers[pair]
     if len(pair) and int(target_index.max()) >= len(names):
         return None
