@@ -320,18 +320,6 @@ def rendered_rows(fields: list[Field], rows: int) -> tuple[memoryview, Ints]:
     return text.data, offsets
 
 
-def node_pieces(order: Ints, *renderings: tuple[memoryview, Ints]) -> list[memoryview]:
-    """For each node of ``order`` in turn, its piece of every rendering (a rendering
-    holds node ``n`` from ``at[n]`` to ``at[n + 1]``): the text in order, as pieces to
-    write one after the other (joined, a large text would be copied once more)."""
-    parts: list[memoryview] = [memoryview(b"")] * (len(order) * len(renderings))
-    for k, (text, at) in enumerate(renderings):
-        parts[k :: len(renderings)] = [
-            text[a:b] for a, b in zip(at[order].tolist(), at[order + 1].tolist(), strict=True)
-        ]
-    return parts
-
-
 def framed_pieces(
     order: Ints, head: Sequence[Field], body: tuple[memoryview, Ints], tail: Sequence[Field]
 ) -> list[memoryview]:
@@ -390,4 +378,4 @@ def _row_field(field: Field, nodes: Ints, valid: npt.NDArray[np.bool_]) -> Field
     return Decimal(field.values[nodes], where)
 
 
-__all__ = ["ColumnOrder", "framed_pieces", "location_text", "node_pieces", "rendered_rows"]
+__all__ = ["ColumnOrder", "framed_pieces", "location_text", "rendered_rows"]

@@ -27,9 +27,8 @@ from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
 from profdata.formats.sample_column_order import (
     ColumnOrder,
+    framed_pieces,
     location_text,
-    node_pieces,
-    rendered_rows,
 )
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
 from profdata.model.instr import distinct, spans
@@ -49,7 +48,6 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
     (:func:`~profdata.formats.row_text.render_rows`); the walk joins them."""
     cols = order.cols
     body = order.body_text(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
-    nodes = len(cols.node_parent)
     top = cols.node_parent < 0
     leads, lead_index = order.node_leads("", lambda d, site: f"{' ' * d}{site}: ")
     # top: "NAME:TOTAL:HEAD"; inlined: "SITE: NAME:TOTAL"
@@ -61,13 +59,11 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
         Decimal(cols.node_head, top),
         Pick(Strings([b"", b"\n"]), top.astype(np.int64)),
     ]
-    pieces = [rendered_rows(fields, nodes), body]
+    tail: list[Field] = []
     if mark_flat:
         flat = top & np.array([not c for c in order.children], dtype=bool)
-        pieces.append(
-            rendered_rows([Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64))], nodes)
-        )
-    return b"".join(node_pieces(order.preorder(), *pieces))
+        tail.append(Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64)))
+    return b"".join(framed_pieces(order.preorder(), fields, body, tail))
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

@@ -15,8 +15,6 @@ from profdata.formats.sample_column_order import (
     _factorize,
     _target_order,
     framed_pieces,
-    node_pieces,
-    rendered_rows,
 )
 from profdata.model.record_table import Ints
 
@@ -109,10 +107,6 @@ def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: Framed) 
     # pieces that continue each other in one text are one piece: at most a frame and
     # a body slice per node, and one more frame
     assert len(pieces) <= 2 * len(order) + 1
-    three = node_pieces(
-        order, rendered_rows(head, len(order)), body, rendered_rows(tail, len(order))
-    )
-    assert b"".join(three) == want
 
 
 def test_framed_pieces_join_the_frames_around_a_node_without_body() -> None:
