@@ -332,6 +332,8 @@ def framed_pieces(
     without body text) are one piece: a profile of 190k nodes gave 570k pieces as
     three texts, each piece a Python object to make and to write."""
     count = len(order)
+    if not count:
+        return []
     rows = count + 1
     valid = np.ones(rows, dtype=bool)
     before = np.concatenate([[0], order])  # row p: the tail of the node before it

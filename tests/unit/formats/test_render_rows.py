@@ -118,6 +118,11 @@ def test_framed_pieces_join_the_frames_around_a_node_without_body() -> None:
     assert [bytes(p) for p in pieces] == [b"<11/><10", b"AA", b"><12", b"C", b">"]
 
 
+def test_framed_pieces_of_no_nodes_are_none() -> None:
+    body = (memoryview(b""), np.zeros(1, dtype=np.int64))
+    assert framed_pieces(np.zeros(0, dtype=np.int64), [b"head"], body, [b"tail"]) == []
+
+
 def test_a_table_of_empty_strings_and_zero_rows() -> None:
     empty = Strings([b"", b""])
     assert empty.width == 0
