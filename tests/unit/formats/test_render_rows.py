@@ -27,6 +27,8 @@ NUMBERS = st.one_of(
     st.integers(0, U64_MAX),
 )
 TEXTS = st.binary(max_size=12)
+#: items of a picked table: mostly short, some far longer (long C++ names)
+ITEMS = st.one_of(TEXTS, TEXTS, st.binary(min_size=30, max_size=300))
 
 
 @st.composite
@@ -44,7 +46,7 @@ def tables(draw: st.DrawFn, rows: int | None = None) -> tuple[list[Field], list[
             fields.append(text)
             columns.append([text] * rows)
         elif kind == "pick":
-            items = draw(st.lists(TEXTS, min_size=1, max_size=6))
+            items = draw(st.lists(ITEMS, min_size=1, max_size=6))
             index = draw(st.lists(st.integers(0, len(items) - 1), min_size=rows, max_size=rows))
             fields.append(Pick(Strings(items), np.array(index, dtype=np.int64)))
             columns.append([items[i] for i in index])
@@ -75,6 +77,64 @@ def test_rows_render_as_python_formats_them(
     assert got.tobytes() == b"".join(want)
     assert row_lengths(fields, len(want)).tolist() == [len(w) for w in want]
     assert offsets.tolist() == [0, *np.cumsum([len(w) for w in want]).tolist()]
+
+
+@settings(max_examples=300, deadline=None)
+@given(tables(), st.sampled_from([1, 3, 64]), st.sampled_from([0, 1, 40]))
+def test_rows_with_cut_items_render_as_python_formats_them(
+    table: tuple[list[Field], list[bytes]], piece: int, cut_cost: int
+) -> None:
+    """With putting an item's rest back made cheap, table columns are padded to less
+    than their longest item, often in several fields of a row."""
+    fields, want = table
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(row_text, "_PIECE", piece)
+        patch.setattr(row_text, "_CUT_COST", cut_cost)
+        got, _ = render_rows(fields, len(want))
+    assert got.tobytes() == b"".join(want)
+
+
+def test_one_long_name_does_not_widen_every_row() -> None:
+    """A 4,000-byte name picked by two rows of 100k: the column stays as wide as the
+    short names, and the two rows print the whole name."""
+    rows = 100_000
+    names = [b"n%d" % i for i in range(1000)] + [b"L" * 4000]
+    index = np.arange(rows, dtype=np.int64) % 1000
+    index[[7, rows - 3]] = 1000
+    table = Strings(names)
+    assert table.column_width(index) == 4
+    values = np.arange(rows, dtype=np.uint64)
+    fields: list[Field] = [b"  ", Pick(table, index), b": ", Decimal(values), b"\n"]
+    layout = row_text._Layout(fields, rows)
+    assert layout.widths == [2, 4, 2, 5, 1]
+    got, _ = render_rows(fields, rows)
+    want = b"".join(
+        b"  " + names[i] + b": " + str(v).encode() + b"\n"
+        for i, v in zip(index.tolist(), values.tolist(), strict=True)
+    )
+    assert got.tobytes() == want
+
+
+def test_a_long_name_picked_by_most_rows_is_not_cut() -> None:
+    names = [b"a", b"L" * 500]
+    index = np.ones(10_000, dtype=np.int64)
+    index[::100] = 0
+    assert Strings(names).column_width(index) == 500
+    assert Strings(names).column_width(np.zeros(0, dtype=np.int64)) == 500
+
+
+def test_a_padded_table_is_cut_and_masked() -> None:
+    table = Strings([b"abcdef", b"", b"xy"])
+    padded, masks = table.padded(3)
+    assert padded.view(np.uint8).reshape(3, 3).tolist() == [list(b"abc"), [0, 0, 0], list(b"xy\0")]
+    assert masks.view(bool).reshape(3, 3).tolist() == [
+        [True, True, True],
+        [False, False, False],
+        [True, True, False],
+    ]
+    wider = table.plus_empty()
+    assert wider.lengths.tolist() == [6, 0, 2, 0]
+    assert wider.padded(6)[0].view(np.uint8).reshape(4, 6)[3].tolist() == [0] * 6
 
 
 Framed = tuple[Ints, list[Field], list[bytes], tuple[memoryview, Ints], list[Field], list[bytes]]
