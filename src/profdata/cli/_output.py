@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from profdata.atomic import atomic_write_chunks
 from profdata.errors import CommandLineError, FormatError, OutputStreamError
 from profdata.model.names import ENCODING, ERRORS
+from profdata.pieces import Chunk, flat
 
 
 class Output:
@@ -20,19 +21,20 @@ class Output:
 
     def __init__(self, path: str | None = None) -> None:
         self.path = path if path not in (None, "-") else None
-        self.parts: list[bytes | memoryview] = []
+        self.parts: list[Chunk] = []
 
     def write(self, text: str | bytes | memoryview) -> None:
         """Text, or bytes already encoded (what a renderer built as bytes hands over)."""
         self.parts.append(text.encode(ENCODING, ERRORS) if isinstance(text, str) else text)
 
-    def write_all(self, chunks: list[bytes | memoryview]) -> None:
-        """Bytes in pieces (a large dump is hundreds of thousands of them)."""
+    def write_all(self, chunks: list[Chunk]) -> None:
+        """Bytes in pieces (a large dump is hundreds of thousands of them, made as
+        they are written)."""
         self.parts.extend(chunks)
 
     def close(self) -> None:
         """Write the parts in turn (a large text is not joined into one more copy)."""
-        encoded = self.parts
+        encoded = flat(self.parts)
         if self.path is None:
             try:
                 sys.stdout.flush()

@@ -34,6 +34,7 @@ from profdata.model.sample_map_order import release_map_order
 from profdata.model.summary import ProfileSummary
 from profdata.ops.show_sample_columns import ColumnDump, quote_json, read_for_dump
 from profdata.ops.summary_text import detailed_summary_text
+from profdata.pieces import Chunk, Stream, joined
 from profdata.releases import Release
 
 HOT_FUNC_CUTOFF = 990000
@@ -77,7 +78,7 @@ class SampleShowOutput:
         text: str = "",
         warnings: list[str] | None = None,
         *,
-        chunks: list[bytes | memoryview] | None = None,
+        chunks: list[Chunk] | None = None,
     ) -> None:
         self._text: str | None = text if chunks is None else None
         self._chunks = chunks
@@ -94,8 +95,10 @@ class SampleShowOutput:
         self._text, self._chunks = value, None
 
     @property
-    def chunks(self) -> list[bytes | memoryview]:
-        """The text as bytes, in pieces to write one after the other."""
+    def chunks(self) -> list[Chunk]:
+        """The text as bytes, in pieces to write one after the other (a
+        :class:`~profdata.pieces.Stream` among them is taken once: whoever takes the
+        chunks writes them, or asks for :attr:`data` instead)."""
         if self._chunks is None:
             self._chunks = [self.text.encode(ENCODING, ERRORS)]
         return self._chunks
@@ -105,7 +108,7 @@ class SampleShowOutput:
         """The text as the bytes to print."""
         chunks = self.chunks
         if len(chunks) != 1 or not isinstance(chunks[0], bytes):
-            self._chunks = chunks = [b"".join(chunks)]
+            self._chunks = chunks = [joined(chunks)]
         data = chunks[0]
         assert isinstance(data, bytes)
         return data
@@ -178,7 +181,7 @@ def show_columns_bytes(
                 topn,
             )
         )
-    chunks: list[bytes | memoryview] = [*dumped, "".join(out).encode(ENCODING, ERRORS)]
+    chunks: list[Chunk] = [Stream(dumped), "".join(out).encode(ENCODING, ERRORS)]
     return SampleShowOutput(warnings=result.warnings, chunks=chunks)
 
 

@@ -29,19 +29,21 @@ prints it (and reports every fault):
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from itertools import chain
+
 import numpy as np
 
 from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_column_order import (
+    BodyRows,
     ColumnOrder,
-    framed_pieces,
+    framed_stream,
     location_text,
-    rendered_rows,
 )
 from profdata.formats.sample_column_reads import read_sample_columns
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.names import ENCODING, ERRORS, name_bytes, names_bytes
-from profdata.model.record_table import Ints
 from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 from profdata.model.sample_map_order import release_map_order
 from profdata.releases import Release
@@ -70,7 +72,7 @@ def read_for_dump(
 class ColumnDump(ColumnOrder):
     """The walks that print ordered columns as ``show`` does, as text or JSON."""
 
-    def text(self) -> list[memoryview]:
+    def text(self) -> Iterator[memoryview]:
         """``FunctionSamples::print`` of every function (no checksum, no vtables here).
 
         Rendered as tables (:func:`~profdata.formats.row_text.render_rows`): the body
@@ -144,9 +146,9 @@ class ColumnDump(ColumnOrder):
             Pick(tails, (depths * 2 + has_lines) * 2 + has_callees),
             Pick(closers, closing),
         ]
-        return framed_pieces(order, head_fields, body, tail_fields)
+        return framed_stream(order, head_fields, body, tail_fields)
 
-    def json(self) -> list[memoryview]:
+    def json(self) -> Iterator[memoryview]:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
         objects; a node at depth D opens at indent 2 + 8 D.
 
@@ -154,7 +156,7 @@ class ColumnDump(ColumnOrder):
         table, each node's text before its records and after them (with the
         brackets of the nodes it ends) as two more, joined node by node."""
         if not self.top:
-            return [memoryview(b"[]\n")]
+            return iter([memoryview(b"[]\n")])
         cols = self.cols
         nodes = len(cols.node_parent)
         depths = self.depths
@@ -257,11 +259,11 @@ class ColumnDump(ColumnOrder):
             Pick(Strings([b"", b"\n]\n"]), end),
         ]
         body = self._json_body(quoted)
-        return [memoryview(b"["), *framed_pieces(order, head_fields, body, tail_fields)]
+        return chain([memoryview(b"[")], framed_stream(order, head_fields, body, tail_fields))
 
-    def _json_body(self, quoted: list[bytes]) -> tuple[memoryview, Ints]:
+    def _json_body(self, quoted: list[bytes]) -> BodyRows:
         """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)
-        as one text, and where each node's records start."""
+        as rows of a table."""
         cols = self.cols
         most = int(self.depths.max(initial=0)) + 1
 
@@ -327,8 +329,7 @@ class ColumnDump(ColumnOrder):
             Decimal(numbers),
             Pick(Strings(endings), (row_depth * 4 + kind) * 2 + row_last),
         ]
-        text, offsets = rendered_rows(fields, rows)
-        return text, np.append(offsets[head_row], offsets[-1])[self.first_line]
+        return BodyRows(fields, rows, self.node_rows(head_row, rows), self.depths)
 
     def hot_rows(self, release: Release) -> tuple[list[tuple[str, int, int]], list[int]]:
         """Each function's name, TotalSamples and largest body sample (inlinees

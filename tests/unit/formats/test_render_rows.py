@@ -9,14 +9,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.formats import row_text
+from profdata.formats import row_text, sample_column_order
 from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_column_order import (
+    BodyRows,
     _factorize,
     _target_order,
     framed_pieces,
+    framed_stream,
 )
 from profdata.model.record_table import Ints
+from profdata.pieces import Stream, flat, joined
 
 U64_MAX = (1 << 64) - 1
 
@@ -137,49 +140,88 @@ def test_a_padded_table_is_cut_and_masked() -> None:
     assert wider.padded(6)[0].view(np.uint8).reshape(4, 6)[3].tolist() == [0] * 6
 
 
-Framed = tuple[Ints, list[Field], list[bytes], tuple[memoryview, Ints], list[Field], list[bytes]]
+Framed = tuple[Ints, list[Field], list[bytes], BodyRows, list[bytes], list[Field], list[bytes]]
 
 
 @st.composite
 def framed(draw: st.DrawFn) -> Framed:
-    """Nodes in some order with a head row, a slice of a body text (often empty) and
-    a tail row each."""
+    """Nodes in some order with a head row, body rows (often none, a table's rows in
+    node order or not) and a tail row each."""
     nodes = draw(st.integers(1, 12))
     order = np.array(draw(st.permutations(range(nodes))), dtype=np.int64)
     head, heads = draw(tables(nodes))
     tail, tails = draw(tables(nodes))
-    bodies = draw(
-        st.lists(st.sampled_from([b"", b"", b"x", b"body\n"]), min_size=nodes, max_size=nodes)
+    counts = draw(st.lists(st.sampled_from([0, 0, 1, 2, 3]), min_size=nodes, max_size=nodes))
+    rows = sum(counts)
+    fields, texts = draw(tables(rows))
+    at = np.array([0, *np.cumsum(counts).tolist()], dtype=np.int64)
+    bodies = [b"".join(texts[at[n] : at[n + 1]]) for n in range(nodes)]
+    classes = draw(
+        st.none() | st.lists(st.integers(0, 3), min_size=nodes, max_size=nodes).map(np.array)
     )
-    at = np.array([0, *np.cumsum([len(b) for b in bodies]).tolist()], dtype=np.int64)
-    return order, head, heads, (memoryview(b"".join(bodies)), at), tail, tails
+    return order, head, heads, BodyRows(fields, rows, at, classes), bodies, tail, tails
+
+
+def _wanted(case: Framed) -> bytes:
+    order, _, heads, _, bodies, _, tails = case
+    return b"".join(heads[n] + bodies[n] + tails[n] for n in order.tolist())
 
 
 @settings(max_examples=300, deadline=None)
 @given(framed())
 def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: Framed) -> None:
-    order, head, heads, body, tail, tails = case
-    text, at = body
-    want = b"".join(heads[n] + bytes(text[at[n] : at[n + 1]]) + tails[n] for n in order.tolist())
+    order, head, _, body, _, tail, _ = case
     pieces = framed_pieces(order, head, body, tail)
-    assert b"".join(pieces) == want
+    assert b"".join(pieces) == _wanted(case)
     assert all(len(p) for p in pieces)  # empty pieces are dropped
     # pieces that continue each other in one text are one piece: at most a frame and
     # a body slice per node, and one more frame
     assert len(pieces) <= 2 * len(order) + 1
 
 
+@settings(max_examples=300, deadline=None)
+@given(framed(), st.sampled_from([1, 2, 5, 1 << 15]), st.sampled_from([1, 2, 1 << 12]))
+def test_a_stream_in_chunks_reusing_its_buffers_gives_the_same_text(
+    case: Framed, chunk: int, group: int
+) -> None:
+    """Chunks of a few nodes, their body rows rendered a class or a few at a time."""
+    order, head, _, body, _, tail, _ = case
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sample_column_order, "_CHUNK_ROWS", chunk)
+        patch.setattr(sample_column_order, "_GROUP_ROWS", group)
+        # each piece copied as it comes: the next chunk overwrites the buffers
+        got = b"".join(bytes(p) for p in framed_stream(order, head, body, tail))
+    assert got == _wanted(case)
+
+
+def test_a_stream_reuses_its_buffers_and_is_taken_once() -> None:
+    order = np.arange(4, dtype=np.int64)
+    head: list[Field] = [b"<", Decimal(np.arange(4, dtype=np.uint64))]
+    body = BodyRows([b"row\n"], 4, np.arange(5, dtype=np.int64))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sample_column_order, "_CHUNK_ROWS", 2)  # a node and its row
+        kept = list(framed_stream(order, head, body, [b">"]))
+    # four chunks into the same two buffers: every kept piece shows the last chunk's
+    assert b"".join(bytes(p) for p in kept) != b"".join(b"<%drow\n>" % n for n in range(4))
+    stream = Stream(framed_stream(order, head, body, [b">"]))
+    assert (
+        joined([b"[", stream, b"]"]) == b"[" + b"".join(b"<%drow\n>" % n for n in range(4)) + b"]"
+    )
+    with pytest.raises(RuntimeError, match="taken once"):
+        list(flat([stream]))
+
+
 def test_framed_pieces_join_the_frames_around_a_node_without_body() -> None:
     order = np.array([1, 0, 2], dtype=np.int64)
     head: list[Field] = [b"<", Decimal(np.array([10, 11, 12], dtype=np.uint64))]
     tail: list[Field] = [Pick(Strings([b">", b"/>"]), np.array([0, 1, 0], dtype=np.int64))]
-    body = (memoryview(b"AAC"), np.array([0, 2, 2, 3], dtype=np.int64))
+    body = BodyRows([Pick(Strings([b"A", b"C"]), np.array([0, 0, 1]))], 3, np.array([0, 2, 2, 3]))
     pieces = framed_pieces(order, head, body, tail)
     assert [bytes(p) for p in pieces] == [b"<11/><10", b"AA", b"><12", b"C", b">"]
 
 
 def test_framed_pieces_of_no_nodes_are_none() -> None:
-    body = (memoryview(b""), np.zeros(1, dtype=np.int64))
+    body = BodyRows([], 0, np.zeros(1, dtype=np.int64))
     assert framed_pieces(np.zeros(0, dtype=np.int64), [b"head"], body, [b"tail"]) == []
 
 
@@ -246,3 +288,14 @@ def test_targets_already_in_order_are_kept_and_others_sorted(
     rank = np.array([r[2] for r in rows], dtype=np.int64)
     got = _target_order(line, count, rank)
     assert got.tolist() == np.lexsort((rank, ~count, line)).tolist()
+
+
+def test_classes_are_grouped_lowest_first_until_a_group_holds_enough_rows() -> None:
+    classes = np.array([0, 2, 1, 0, 2], dtype=np.int64)
+    lengths = np.array([1, 2, 2, 1, 3], dtype=np.int64)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sample_column_order, "_GROUP_ROWS", 3)
+        # class 0 holds 2 rows and class 1 two more: one group; class 2 the next
+        assert sample_column_order._groups(classes, lengths).tolist() == [0, 1, 0, 0, 1]
+        patch.setattr(sample_column_order, "_GROUP_ROWS", 1)
+        assert sample_column_order._groups(classes, lengths).tolist() == [0, 2, 1, 0, 2]
