@@ -23,6 +23,7 @@ where LLVM does.
 from __future__ import annotations
 
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -96,7 +97,7 @@ class _Positions:
 
     __slots__ = ("first_records", "parents", "record_counts", "starts", "values")
 
-    def __init__(self, values: list[int]) -> None:
+    def __init__(self, values: Sequence[int]) -> None:
         self.values = values
         # arrays, not lists: numpy takes their buffers without converting each int
         self.parents = array("q")
@@ -135,7 +136,7 @@ def walk_profiles(
 ) -> ProfileColumns | None:
     """``readFuncProfile`` until ``end`` as positions, then columns; ``None`` to decline.
     ``contexts``: the CS name table, which a CS profile's function indexes refer to."""
-    values = run.values
+    values = run.numbers
     count = len(values)
     walk = _Positions(values)
     i = 0
