@@ -31,6 +31,7 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UsageError,
 )
+from profdata.heap import keep_freed_memory
 
 if TYPE_CHECKING:
     from profdata.cli._output import Output
@@ -156,6 +157,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         command.add_arguments(parser)
         args = parser.parse_llvm_args(rest[1:])
         args.release = releases.release(number)
+        keep_freed_memory()
         code: int = command.run(args)
         return code
     except ProfdataError as exc:
