@@ -373,13 +373,12 @@ class Strings:
         item picked in place (:data:`_CUT_COST` each)."""
         if not len(index) or not self.width:
             return self.width
-        picks = np.bincount(index, minlength=len(self.lengths))
         lengths = self.lengths
-        if (
-            int(lengths[picks > 0].max(initial=0)) * len(index)
-            <= 2 * int(np.dot(picks, lengths)) + _CUT_COST * 64
-        ):
-            return int(lengths[picks > 0].max(initial=0))  # nothing much to save
+        picked = lengths[index]
+        longest = int(picked.max())
+        if longest * len(index) <= 2 * int(picked.sum()) + _CUT_COST * 64:
+            return longest  # nothing much to save
+        picks = np.bincount(index, minlength=len(lengths))
         order = np.argsort(lengths, kind="stable")
         ls, ps = lengths[order], picks[order]
         # cut at width ls[k]: the items past the last one of that length are cut
