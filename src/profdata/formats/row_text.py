@@ -24,7 +24,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from profdata.model.instr import spans
+from profdata.model.instr import distinct, spans
 
 Mask = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
@@ -321,6 +321,8 @@ _PIECE_BYTES = 1 << 22
 #: what putting the rest of one cut item in place costs, in bytes of padded table
 #: (about 1.5 us of Python against 2.5 ns a padded byte)
 _CUT_COST = 2000
+#: a table shared by the chunks that pick from it is made this large at most for a few rows
+_SHARED_BYTES = 32 << 20
 
 
 class Strings:
@@ -355,17 +357,42 @@ class Strings:
         those bytes are the item's."""
         made = self._padded.get(width)
         if made is None:
-            count = len(self.lengths)
-            kept = np.minimum(self.lengths, width)
-            table = np.zeros((count, width), dtype=np.uint8)
-            rows = np.repeat(np.arange(count, dtype=np.int64), kept)
-            source = spans(self.starts, kept)
-            blob = np.frombuffer(self.blob, dtype=np.uint8)
-            table.reshape(-1)[rows * width + (source - np.repeat(self.starts, kept))] = blob[source]
-            masks = np.arange(width) < kept[:, None]
-            made = (table.view(f"V{width}").reshape(-1), masks.view(f"V{width}").reshape(-1))
-            self._padded[width] = made
+            made = self._padded[width] = self._build(None, width)
         return made
+
+    def picker(self, width: int, index: Ints) -> Picker:
+        """The table that rows picking ``index`` take ``width`` bytes of each item from.
+
+        Chunks of rows ask for many widths, and a table made for each (or kept for
+        each) cost seconds and gigabytes on a profile of 50k names of every length
+        up to 400 bytes.  So rows share the table of the next power of two wide (at
+        most a dozen of them), of which each piece takes whole items and keeps
+        ``width`` bytes; only a few rows asking for a table over :data:`_SHARED_BYTES`
+        (one 4,000-byte name in a frame) get a table of the items they pick."""
+        stride = min(1 << (width - 1).bit_length(), self.width)
+        if stride * len(self.lengths) > _SHARED_BYTES and 4 * len(index) < len(self.lengths):
+            used = distinct(index)
+            padded, masks = self._build(used, width)
+            return Picker(padded, masks, width, np.searchsorted(used, index))
+        padded, masks = self.padded(stride)
+        return Picker(padded, masks, stride, index)
+
+    def _build(
+        self, items: Ints | None, width: int
+    ) -> tuple[npt.NDArray[np.void], npt.NDArray[np.void]]:
+        """``items`` (all if None) cut or padded to ``width`` bytes, and their masks."""
+        lengths = self.lengths if items is None else self.lengths[items]
+        starts = self.starts if items is None else self.starts[items]
+        kept = np.minimum(lengths, width)
+        blob = self.blob
+        # an index per byte (spans) took 1.3 s for tables of 50k items 256-512 wide
+        joined = b"".join(
+            blob[at : at + n].ljust(width, b"\0")
+            for at, n in zip(starts.tolist(), kept.tolist(), strict=True)
+        )
+        table = np.frombuffer(joined, dtype=f"V{width}")
+        masks = np.arange(width) < kept[:, None]
+        return table, masks.view(f"V{width}").reshape(-1)
 
     def column_width(self, index: Ints) -> int:
         """The width to pad to for rows picking ``index``: the cheapest of a table as
@@ -378,16 +405,27 @@ class Strings:
         longest = int(picked.max())
         if longest * len(index) <= 2 * int(picked.sum()) + _CUT_COST * 64:
             return longest  # nothing much to save
-        picks = np.bincount(index, minlength=len(lengths))
-        order = np.argsort(lengths, kind="stable")
-        ls, ps = lengths[order], picks[order]
-        # cut at width ls[k]: the items past the last one of that length are cut
-        last = np.searchsorted(ls, ls, side="right") - 1
-        over_picks = int(ps.sum()) - np.cumsum(ps)[last]
-        weighted = ps * (ls + _CUT_COST)
-        over_weight = int(weighted.sum()) - np.cumsum(weighted)[last]
-        cost = len(index) * ls + over_weight - ls * over_picks
-        return int(ls[int(np.argmin(cost))])
+        # rows picking an item of each length; cut at width c, the longer ones are cut
+        rows = np.bincount(picked, minlength=longest + 1)
+        width = np.arange(longest + 1, dtype=np.int64)
+        over = np.cumsum(rows[::-1])[::-1]  # picks of items at least c long
+        weight = np.cumsum((rows * (width + _CUT_COST))[::-1])[::-1]
+        over_picks = np.append(over[1:], 0)  # longer than c
+        over_weight = np.append(weight[1:], 0)
+        cost = len(index) * width + over_weight - width * over_picks
+        return int(np.argmin(cost))
+
+
+@dataclass(frozen=True, slots=True)
+class Picker:
+    """Where a column's rows take their items from: ``padded`` items ``stride`` bytes
+    wide (``V{stride}``, at least the column's width) with their ``masks``, row ``i``
+    taking item ``index[i]``."""
+
+    padded: npt.NDArray[np.void]
+    masks: npt.NDArray[np.void]
+    stride: int
+    index: Ints
 
 
 @dataclass(frozen=True, slots=True)
@@ -482,7 +520,7 @@ class _Layout:
         self.fields = fields
         self.widths: list[int] = []
         self.small: list[bool] = []  # a number column that fits 32 bits
-        self.picks: dict[int, tuple[npt.NDArray[np.void], npt.NDArray[np.void]]] = {}
+        self.picks: dict[int, Picker] = {}
         self.cut: dict[int, npt.NDArray[np.bool_]] = {}  # items longer than the column
         for i, f in enumerate(fields):
             if isinstance(f, bytes):
@@ -493,7 +531,7 @@ class _Layout:
             else:
                 width = f.table.column_width(f.index[:rows])
                 if width:
-                    self.picks[i] = f.table.padded(width)
+                    self.picks[i] = f.table.picker(width, f.index[:rows])
                 long = f.table.lengths > width
                 if bool(long.any()) and bool(long[f.index[:rows]].any()):
                     self.cut[i] = long
@@ -524,10 +562,16 @@ class _Layout:
         for i, (f, width) in enumerate(zip(self.fields, self.widths, strict=True)):
             end = at + width
             if isinstance(f, Pick) and width:
-                index = f.index[start:stop]
-                padded, masks = self.picks[i]
-                table[f"f{i}"] = np.take(padded, index)
-                keep[f"f{i}"] = np.take(masks, index)
+                picker = self.picks[i]
+                index = picker.index[start:stop]
+                if picker.stride == width:
+                    table[f"f{i}"] = np.take(picker.padded, index)
+                    keep[f"f{i}"] = np.take(picker.masks, index)
+                else:  # whole items of a wider table, cut to the column
+                    items = np.take(picker.padded, index).view(np.uint8)
+                    table_bytes[:, at:end] = items.reshape(count, -1)[:, :width]
+                    masks = np.take(picker.masks, index).view(bool)
+                    keep_bytes[:, at:end] = masks.reshape(count, -1)[:, :width]
             elif isinstance(f, Decimal):
                 values = f.values[start:stop]
                 _digits(table_bytes[:, at:end], values, next(small))
@@ -623,6 +667,7 @@ __all__ = [
     "Decimal",
     "Field",
     "Pick",
+    "Picker",
     "RowText",
     "Scratch",
     "Strings",

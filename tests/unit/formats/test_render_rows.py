@@ -299,3 +299,38 @@ def test_classes_are_grouped_lowest_first_until_a_group_holds_enough_rows() -> N
         assert sample_column_order._groups(classes, lengths).tolist() == [0, 1, 0, 0, 1]
         patch.setattr(sample_column_order, "_GROUP_ROWS", 1)
         assert sample_column_order._groups(classes, lengths).tolist() == [0, 2, 1, 0, 2]
+
+
+def test_pickers_of_few_rows_and_of_many() -> None:
+    """Rows pick from the table of the next power of two wide, cut to the column's
+    width as pieces take it; a few rows that would need a large one, from a table of
+    their own items."""
+    rng = np.random.default_rng(7)
+    items = [b"%d" % i + b"q" * int(rng.integers(0, 300)) for i in range(1000)]
+    table = Strings(items)
+    few = np.array([5, 999, 5, 17], dtype=np.int64)
+    assert table.picker(100, few).stride == 128  # a small table: shared
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(row_text, "_SHARED_BYTES", 1000)
+        picker = table.picker(100, few)
+    assert picker.stride == 100
+    assert len(picker.padded) == 3  # items 5, 17 and 999
+    assert picker.index.tolist() == [0, 2, 0, 1]
+    many = rng.integers(0, 1000, 5000)
+    picker = table.picker(100, many)
+    assert picker.stride == 128
+    assert len(picker.padded) == 1000
+    assert table.picker(90, many).padded is picker.padded  # one table for both widths
+    for index in (few, many):
+        rows = len(index)
+        values = rng.integers(0, 1000, rows).astype(np.uint64)
+        fields: list[Field] = [b"<", Pick(table, index), b">", Decimal(values), b"\n"]
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr(row_text, "_PIECE", 700)
+            patch.setattr(row_text, "_SHARED_BYTES", 1000)  # few rows: their own table
+            got, _ = render_rows(fields, rows)
+        want = b"".join(
+            b"<" + items[i] + b">" + str(v).encode() + b"\n"
+            for i, v in zip(index.tolist(), values.tolist(), strict=True)
+        )
+        assert got.tobytes() == want
