@@ -318,8 +318,9 @@ class RowText:
 #: take more than _PIECE_BYTES
 _PIECE = 1 << 15
 _PIECE_BYTES = 1 << 22
-#: what putting the rest of one cut item in place costs, in bytes of padded table
-#: (about 1.5 us of Python against 2.5 ns a padded byte)
+#: what putting the rest of one cut item in place costs, in bytes of padded table: the
+#: put-back loop measured 1-4 us an item against about 2.5 ns a padded byte; at 600 the
+#: JSON dump cut its deep rows and lost more in put-backs than it saved in padding
 _CUT_COST = 2000
 #: a table shared by the chunks that pick from it is made this large at most for a few rows
 _SHARED_BYTES = 32 << 20
@@ -448,22 +449,22 @@ class Decimal:
 Field = bytes | Pick | Decimal
 
 
-def _field_lengths(field: Field, rows: int) -> Ints | int:
-    """Each row's bytes of ``field`` (a constant: one number)."""
+def _field_lengths(field: Field, rows: Ints | slice = slice(None)) -> Ints | int:
+    """The bytes of ``field`` in each of the chosen rows (a constant: one number)."""
     if isinstance(field, bytes):
         return len(field)
     if isinstance(field, Pick):
-        lengths: Ints = field.table.lengths[field.index]
+        lengths: Ints = field.table.lengths[field.index[rows]]
         return lengths
-    widths = decimal_widths(field.values)
-    return widths if field.where is None else widths * field.where
+    widths = decimal_widths(field.values[rows])
+    return widths if field.where is None else widths * field.where[rows]
 
 
 def row_lengths(fields: Sequence[Field], rows: int) -> Ints:
     """The byte length of each row."""
     lengths = np.zeros(rows, dtype=np.int64)
     for f in fields:
-        lengths += _field_lengths(f, rows)
+        lengths += _field_lengths(f)
     return lengths
 
 
@@ -529,11 +530,11 @@ class _Layout:
                 self.small.append(int(f.values.max(initial=0)) <= 0xFFFFFFFF)
                 width = _number_width(f)
             else:
-                width = f.table.column_width(f.index[:rows])
+                width = f.table.column_width(f.index)
                 if width:
-                    self.picks[i] = f.table.picker(width, f.index[:rows])
+                    self.picks[i] = f.table.picker(width, f.index)
                 long = f.table.lengths > width
-                if bool(long.any()) and bool(long[f.index[:rows]].any()):
+                if bool(long.any()) and bool(long[f.index].any()):
                     self.cut[i] = long
             self.widths.append(width)
         self.total = total = sum(self.widths)
@@ -615,28 +616,21 @@ class _Layout:
         """``out`` is ``squeezed`` with the rest of every cut item (row ``rows[k]`` of the
         piece, field ``columns[k]``; by row, then field) put back where it belongs."""
         picked = start + rows
-        # where each cut field starts in its row: after the fields before it
+        # where the rest goes: after the fields before the cut one, and its cut width
         at = row_at[rows] + np.array(self.widths, dtype=np.int64)[columns]
-        items = np.zeros(len(rows), dtype=np.int64)
-        for i, f in enumerate(self.fields[: int(columns.max()) + 1]):
-            after = columns > i
-            if isinstance(f, bytes):
-                at += after * len(f)
-            elif isinstance(f, Decimal):
-                widths = decimal_widths(f.values[picked])
-                at += after * (widths if f.where is None else widths * f.where[picked])
-            else:
-                entries = f.index[picked]
-                at += after * f.table.lengths[entries]
-                items = np.where(columns == i, entries, items)
+        for i, f in enumerate(self.fields[: int(columns.max())]):
+            at += (columns > i) * _field_lengths(f, picked)
         size = np.zeros(len(rows), dtype=np.int64)
         rest_from = np.zeros(len(rows), dtype=np.int64)
+        blobs: dict[int, bytes] = {}
         for i in self.cut:
+            field = self.fields[i]
+            assert isinstance(field, Pick)
             mine = columns == i
-            table = self.fields[i].table  # type: ignore[union-attr]
-            size[mine] = table.lengths[items[mine]] - self.widths[i]
-            rest_from[mine] = table.starts[items[mine]] + self.widths[i]
-        blobs = {i: self.fields[i].table.blob for i in self.cut}  # type: ignore[union-attr]
+            items = field.index[picked[mine]]
+            size[mine] = field.table.lengths[items] - self.widths[i]
+            rest_from[mine] = field.table.starts[items] + self.widths[i]
+            blobs[i] = field.table.blob
         target, source = out.data, squeezed.data
         done = taken = 0
         for a, i, r, n in zip(

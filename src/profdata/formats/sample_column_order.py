@@ -232,9 +232,9 @@ class ColumnOrder:
 
     def body_text(self, start: Callable[[int, int], str], lead: str) -> BodyRows:
         """Every body line as rows of a table, each node's rows together.  A line is
-        ``start(depth, location)`` (location
-        packed as ``offset << 32 | discriminator``), the samples, then ``lead`` and
-        `` name:count`` per call target.
+        ``start(depth, location)`` (location packed as ``offset << 32 |
+        discriminator``), the samples, then ``lead`` and `` name:count`` per call
+        target.
 
         A line and each of its call targets are rows of one table ``[text, number,
         text]``: the line's start and samples, then ``lead`` (or the newline of a line
@@ -255,7 +255,7 @@ class ColumnOrder:
         end_index[head_row] = per_line > 0
         end_index[target_row] = np.where(last, 0, 2)
         fields: list[Field] = [Pick(texts, text_index), Decimal(numbers), Pick(ends, end_index)]
-        return BodyRows(fields, rows, self.node_rows(head_row, rows), self.depths)
+        return BodyRows(fields, self.node_rows(head_row, rows), self.depths)
 
     def node_rows(self, head_row: Ints, rows: int) -> Ints:
         """Where each node's body rows start (one more entry: the end), from each body
@@ -336,7 +336,6 @@ class BodyRows:
     depth, where indents grow with it)."""
 
     fields: list[Field]
-    rows: int
     at: Ints
     classes: Ints | None = None
 
@@ -432,7 +431,7 @@ def _groups(classes: Ints, lengths: Ints) -> Ints:
         if total >= _GROUP_ROWS:
             current, total = current + 1, 0
     grouped: Ints = group[classes]
-    return grouped - int(grouped.min(initial=0))
+    return grouped
 
 
 def _interleaved(

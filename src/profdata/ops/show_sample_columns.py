@@ -329,7 +329,7 @@ class ColumnDump(ColumnOrder):
             Decimal(numbers),
             Pick(Strings(endings), (row_depth * 4 + kind) * 2 + row_last),
         ]
-        return BodyRows(fields, rows, self.node_rows(head_row, rows), self.depths)
+        return BodyRows(fields, self.node_rows(head_row, rows), self.depths)
 
     def hot_rows(self, release: Release) -> tuple[list[tuple[str, int, int]], list[int]]:
         """Each function's name, TotalSamples and largest body sample (inlinees

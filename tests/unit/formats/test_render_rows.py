@@ -159,7 +159,7 @@ def framed(draw: st.DrawFn) -> Framed:
     classes = draw(
         st.none() | st.lists(st.integers(0, 3), min_size=nodes, max_size=nodes).map(np.array)
     )
-    return order, head, heads, BodyRows(fields, rows, at, classes), bodies, tail, tails
+    return order, head, heads, BodyRows(fields, at, classes), bodies, tail, tails
 
 
 def _wanted(case: Framed) -> bytes:
@@ -197,7 +197,7 @@ def test_a_stream_in_chunks_reusing_its_buffers_gives_the_same_text(
 def test_a_stream_reuses_its_buffers_and_is_taken_once() -> None:
     order = np.arange(4, dtype=np.int64)
     head: list[Field] = [b"<", Decimal(np.arange(4, dtype=np.uint64))]
-    body = BodyRows([b"row\n"], 4, np.arange(5, dtype=np.int64))
+    body = BodyRows([b"row\n"], np.arange(5, dtype=np.int64))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sample_column_order, "_CHUNK_ROWS", 2)  # a node and its row
         kept = list(framed_stream(order, head, body, [b">"]))
@@ -215,13 +215,13 @@ def test_framed_pieces_join_the_frames_around_a_node_without_body() -> None:
     order = np.array([1, 0, 2], dtype=np.int64)
     head: list[Field] = [b"<", Decimal(np.array([10, 11, 12], dtype=np.uint64))]
     tail: list[Field] = [Pick(Strings([b">", b"/>"]), np.array([0, 1, 0], dtype=np.int64))]
-    body = BodyRows([Pick(Strings([b"A", b"C"]), np.array([0, 0, 1]))], 3, np.array([0, 2, 2, 3]))
+    body = BodyRows([Pick(Strings([b"A", b"C"]), np.array([0, 0, 1]))], np.array([0, 2, 2, 3]))
     pieces = framed_pieces(order, head, body, tail)
     assert [bytes(p) for p in pieces] == [b"<11/><10", b"AA", b"><12", b"C", b">"]
 
 
 def test_framed_pieces_of_no_nodes_are_none() -> None:
-    body = BodyRows([], 0, np.zeros(1, dtype=np.int64))
+    body = BodyRows([], np.zeros(1, dtype=np.int64))
     assert framed_pieces(np.zeros(0, dtype=np.int64), [b"head"], body, [b"tail"]) == []
 
 
