@@ -4,12 +4,16 @@ standard output that refuses them (``/dev/full``), which llvm-profdata reports a
 
 from __future__ import annotations
 
+import io
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+
+from tests.compat.tools import find_llvm_profdata
 
 SHOW = Path(__file__).resolve().parents[2] / "golden" / "show"
 IR = str(SHOW / "inputs" / "ir.proftext")
@@ -67,3 +71,45 @@ def test_leave_reports_a_buffered_write_that_fails() -> None:
         done = _run("-c", code, stdout=full.fileno())
     assert done.returncode == 1
     assert done.stderr == b"error: IO failure on output stream: No space left on device\n"
+
+
+def _reader_leaves(argv: list[str]) -> tuple[int, bytes]:
+    """Run ``argv`` with a standard output whose reader has left before anything is
+    written to it (``show | head -c0``); its status and standard error."""
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=BUFFERED)
+    assert proc.stdout is not None and proc.stderr is not None
+    with proc:
+        proc.stdout.close()
+        err = proc.stderr.read()
+    return proc.returncode, err
+
+
+@pytest.mark.skipif(not hasattr(signal, "SIGPIPE"), reason="no SIGPIPE on this system")
+def test_a_reader_that_leaves_ends_the_process_by_sigpipe() -> None:
+    """``show | head``: the process dies of SIGPIPE without a word, as llvm-profdata does
+    (a shell reports 141), not with a traceback or status 1."""
+    argv = ["show", "--all-functions", "--counts", IR]
+    status, err = _reader_leaves([sys.executable, "-m", "profdata", *argv])
+    assert (status, err) == (-signal.SIGPIPE, b"")
+    llvm = find_llvm_profdata(22)
+    if llvm is not None:  # the behaviour mirrored, where the real tool is at hand
+        assert _reader_leaves([str(llvm), *argv]) == (-signal.SIGPIPE, b"")
+
+
+def test_main_in_process_returns_the_shell_status_of_sigpipe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Called as a function, ``main`` does not kill its caller: it returns the status a
+    shell shows for llvm-profdata there."""
+    from profdata.cli import READER_LEFT, main
+
+    class Left(io.StringIO):
+        def write(self, _text: str) -> int:
+            raise BrokenPipeError
+
+        def fileno(self) -> int:
+            return -1
+
+    monkeypatch.setattr(sys, "stdout", Left())
+    monkeypatch.setattr(os, "dup2", lambda *_args: None)  # no real stream to silence
+    assert main(["--version"]) == READER_LEFT == 141
