@@ -26,8 +26,9 @@ still missing) is reported with its error and the other cases go on.
 prints its hotspots.
 
 usage: bench_sample.py [N ...] [--runs 5] [--release 22] [--seed 1] [--variants 16]
-                       [--results FILE.jsonl] [--src DIR] [--only TEXT] [--cprofile]
-env:   BENCH_ROOT (default ~/profbench); files go to BENCH_ROOT/sample/nN-sS
+                       [--names plain|long|varied] [--results FILE.jsonl] [--src DIR]
+                       [--only TEXT] [--cprofile]
+env:   BENCH_ROOT (default ~/profbench); files go to BENCH_ROOT/sample/nN-sS[-long|-varied]
 """
 
 from __future__ import annotations
@@ -41,6 +42,7 @@ import random
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -53,11 +55,43 @@ ENCODINGS = {"text": "--text", "binary": "--binary", "extbinary": "--extbinary"}
 
 
 # -- the generated profile -----------------------------------------------------------------
-def function_name(i: int) -> str:
-    """Itanium-mangled names of a realistic length (about 30 bytes), unique per index."""
-    ns = f"mod{i % 97}"
-    fn = f"func_{i}"
-    return f"_ZN5bench{len(ns)}{ns}{len(fn)}{fn}Ev"
+#: how the generated functions are named (``--names``): Itanium-mangled names of about 30
+#: bytes; the same with one name of 4,000 bytes (a C++ template instance), which the
+#: others call as often as any; or every name between 30 and 430 bytes long
+NAME_STYLES = ("plain", "long", "varied")
+LONG_NAME_BYTES = 4000
+_VARIED_PAD = 397  # names get 0..396 more bytes, spread by a multiplicative hash
+
+
+@dataclass(frozen=True)
+class Naming:
+    """The function names of one generated profile (see ``NAME_STYLES``)."""
+
+    n: int
+    style: str = "plain"
+
+    def __call__(self, i: int) -> str:
+        ns = f"mod{i % 97}"
+        fn = f"func_{i}"
+        if self.style == "varied":
+            fn += "Q" * (i * 2654435761 % _VARIED_PAD)
+        elif self.style == "long" and i == self.long_index:
+            fn += "L" * (LONG_NAME_BYTES - len(self.mangled(ns, fn)))
+            while len(self.mangled(ns, fn)) > LONG_NAME_BYTES:  # fn's length got a digit more
+                fn = fn[:-1]
+        return self.mangled(ns, fn)
+
+    @staticmethod
+    def mangled(ns: str, fn: str) -> str:
+        return f"_ZN5bench{len(ns)}{ns}{len(fn)}{fn}Ev"
+
+    @property
+    def long_index(self) -> int:
+        return self.n // 31
+
+    @property
+    def folder_suffix(self) -> str:
+        return "" if self.style == "plain" else f"-{self.style}"
 
 
 class _Writer:
@@ -67,8 +101,9 @@ class _Writer:
     shape generator is consumed the same way whatever the counts are.
     """
 
-    def __init__(self, n: int, shape: random.Random, counts: random.Random) -> None:
+    def __init__(self, n: int, shape: random.Random, counts: random.Random, name: Naming) -> None:
         self.n = n
+        self.name = name
         self.shape = shape
         self.counts = counts
 
@@ -92,9 +127,7 @@ class _Writer:
             targets = ""
             if self.shape.random() < 0.2:
                 callees = self.shape.sample(range(self.n), self.shape.randint(1, 3))
-                targets = "".join(
-                    f" {function_name(c)}:{self.count(scale // 2 + 1)}" for c in callees
-                )
+                targets = "".join(f" {self.name(c)}:{self.count(scale // 2 + 1)}" for c in callees)
             out.append((loc, samples, targets))
             total += samples
         return out, total
@@ -107,7 +140,7 @@ class _Writer:
         if depth > 0:
             last = int(body[-1][0].split(".")[0])
             for site in range(self.shape.randint(1, 2)):
-                callee = function_name(self.shape.randrange(self.n))
+                callee = self.name(self.shape.randrange(self.n))
                 inner, inner_total = self.samples(depth - 1, max(1, scale // 2), False)
                 lines.append(f"{self.location(last + 1 + site)}: {callee}:{inner_total}")
                 lines.extend(" " + line for line in inner)
@@ -120,12 +153,14 @@ class _Writer:
         scale = int(self.shape.paretovariate(1.5) * 100)
         lines, total = self.samples(depth, scale, True)
         head = self.count(scale // 4 + 1)
-        return f"{function_name(i)}:{total}:{head}\n" + "".join(f" {x}\n" for x in lines)
+        return f"{self.name(i)}:{total}:{head}\n" + "".join(f" {x}\n" for x in lines)
 
 
-def generate(n: int, seed: int, variant: int = 0) -> bytes:
-    """The text profile of ``n`` functions; variants > 0 drop about 5% of the functions."""
-    writer = _Writer(n, random.Random(seed), random.Random(f"{seed}:{variant}"))
+def generate(n: int, seed: int, variant: int = 0, names: str = "plain") -> bytes:
+    """The text profile of ``n`` functions; variants > 0 drop about 5% of the functions.
+    The names' style changes no count and no structure."""
+    naming = Naming(n, names)
+    writer = _Writer(n, random.Random(seed), random.Random(f"{seed}:{variant}"), naming)
     keep = random.Random(f"{seed}:{variant}:keep")
     parts = []
     for i in range(n):
@@ -135,16 +170,19 @@ def generate(n: int, seed: int, variant: int = 0) -> bytes:
     return "".join(parts).encode()
 
 
-def profiles(n: int, seed: int, variants: int, root: Path, tool: Path) -> dict[str, list[Path]]:
-    """The text profile and its two binary encodings, plus the variants (made when missing)."""
-    out = root / "sample" / f"n{n}-s{seed}"
+def profiles(
+    n: int, seed: int, variants: int, root: Path, tool: Path, names: str = "plain"
+) -> dict[str, Callable[[], list[Path]]]:
+    """The text profile and its two binary encodings, plus the variants: each set made
+    when first asked for (a run of the show cases alone makes no variants)."""
+    out = root / "sample" / f"n{n}-s{seed}{Naming(n, names).folder_suffix}"
     out.mkdir(parents=True, exist_ok=True)
 
     def text(variant: int) -> Path:
         path = out / f"v{variant:02d}.text"
         if not path.exists():
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(generate(n, seed, variant))
+            tmp.write_bytes(generate(n, seed, variant, names))
             tmp.rename(path)
         return path
 
@@ -157,11 +195,11 @@ def profiles(n: int, seed: int, variants: int, root: Path, tool: Path) -> dict[s
 
     numbers = range(1, variants + 1)
     return {
-        "text": [text(0)],
-        "binary": [encoded(0, "binary")],
-        "extbinary": [encoded(0, "extbinary")],
-        "text-variants": [text(v) for v in numbers],
-        "extbinary-variants": [encoded(v, "extbinary") for v in numbers],
+        "text": lambda: [text(0)],
+        "binary": lambda: [encoded(0, "binary")],
+        "extbinary": lambda: [encoded(0, "extbinary")],
+        "text-variants": lambda: [text(v) for v in numbers],
+        "extbinary-variants": lambda: [encoded(v, "extbinary") for v in numbers],
     }
 
 
@@ -173,13 +211,15 @@ class Case:
     args: tuple[str, ...]
     output: str = ""  # merge: the output encoding (the file is compared, not stdout)
 
-    def command(self, inputs: list[Path], out: Path | None) -> list[str]:
+    def command(self, inputs: list[Path], out: Path | None, naming: Naming) -> list[str]:
         files = [str(p) for p in inputs]
         if self.output:
             weighted = [f"--weighted-input={1 + i % 4},{p}" for i, p in enumerate(files)]
             paths = weighted if len(files) > 1 else files
             return [*self.args, ENCODINGS[self.output], *paths, "-o", str(out)]
-        return [*self.args, *files]
+        # F: a function called from elsewhere (with --names=long, the long-named one)
+        function = naming(naming.long_index if naming.style == "long" else 7)
+        return [*(a.replace("{F}", function) for a in self.args), *files]
 
 
 SHOW = ("show", "--sample")
@@ -190,7 +230,7 @@ CASES = (
     Case("show --topn=20 (extbinary)", "extbinary", (*SHOW, "--topn=20")),
     Case("show --show-format=json (extbinary)", "extbinary", (*SHOW, "--show-format=json")),
     Case("show --show-sec-info-only (extbinary)", "extbinary", (*SHOW, "--show-sec-info-only")),
-    Case("show --function=F (extbinary)", "extbinary", (*SHOW, f"--function={function_name(7)}")),
+    Case("show --function=F (extbinary)", "extbinary", (*SHOW, "--function={F}")),
     Case("merge text -> binary", "text", MERGE, "binary"),
     Case("merge text -> extbinary", "text", MERGE, "extbinary"),
     Case("merge extbinary -> text", "extbinary", MERGE, "text"),
@@ -267,6 +307,8 @@ def main() -> int:
     ap.add_argument("--src", type=Path, default=REPO / "src", help="profdata source tree to run")
     ap.add_argument("--only", default="", help="only cases whose name contains this")
     ap.add_argument("--cprofile", action="store_true", help="profile profdata's slowest case")
+    ap.add_argument("--names", choices=NAME_STYLES, default="plain",
+                    help="~30-byte names, one of 4,000 bytes, or 30-430 bytes")  # fmt: skip
     a = ap.parse_args()
     sizes = a.n or [5000]
     tool = llvm_profdata(a.release)
@@ -288,14 +330,15 @@ def main() -> int:
     commands: dict[tuple[int, str], list[str]] = {}
     sizes_of: dict[int, dict[str, int]] = {}
     for n in sizes:
-        files = profiles(n, a.seed, a.variants, root, tool)
-        sizes_of[n] = {k: v[0].stat().st_size for k, v in files.items() if v}
+        files = profiles(n, a.seed, a.variants, root, tool, a.names)
+        naming = Naming(n, a.names)
+        sizes_of[n] = {k: files[k]()[0].stat().st_size for k in ENCODINGS}
         for case in cases:
-            inputs = files[case.input]
+            inputs = files[case.input]()
             outs = {w: scratch / f"{w}.{case.output or 'out'}" for w in ("llvm", "profdata")}
-            theirs = [str(tool), *case.command(inputs, outs["llvm"])]
+            theirs = [str(tool), *case.command(inputs, outs["llvm"], naming)]
             ours = [sys.executable, "-m", "profdata", f"--llvm-release={a.release}",
-                    *case.command(inputs, outs["profdata"])]  # fmt: skip
+                    *case.command(inputs, outs["profdata"], naming)]  # fmt: skip
             result = check(case, theirs, ours, outs, env)
             if result.problem:
                 print(f"N={n} {case.name}: {result.problem}", file=sys.stderr, flush=True)
@@ -321,7 +364,7 @@ def main() -> int:
     load = os.getloadavg()
     print()
     for n, size in sizes_of.items():
-        print(f"N={n} (seed {a.seed}): text {size['text'] / 1e6:.1f} MB, "
+        print(f"N={n} (seed {a.seed}, {a.names} names): text {size['text'] / 1e6:.1f} MB, "
               f"binary {size['binary'] / 1e6:.1f} MB, extbinary {size['extbinary'] / 1e6:.1f} MB; "
               f"{a.variants} variants")  # fmt: skip
     print(f"min of {a.runs} runs (+1 warm-up); llvm-profdata {a.release}; profdata from {src}; "
