@@ -38,6 +38,7 @@ from profdata.ops.merge_sample import (
     encode_sample,
     merge_samples,
 )
+from profdata.pieces import joined
 from profdata.releases import release
 from tests.property.test_sample_column_merge import (
     COUNTS,
@@ -72,7 +73,7 @@ def written_both_ways(
     symbols = tuple(sorted(merged.symbol_list or ()))
     if by_columns is None:
         return text, symbols, None, ()
-    return text, symbols, by_columns[0], tuple(sorted(by_columns[1].symbol_list or ()))
+    return text, symbols, joined([by_columns[0]]), tuple(sorted(by_columns[1].symbol_list or ()))
 
 
 OUTPUTS = st.one_of(

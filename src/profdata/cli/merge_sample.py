@@ -16,11 +16,12 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-from profdata.atomic import atomic_write_bytes
+from profdata.atomic import atomic_write_chunks
 from profdata.cli._options import LlvmArgumentParser
 from profdata.cli._output import write_input_failure
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.ops.merge_inputs import FailureMode, InputFailure, read_remapping
+from profdata.pieces import flat
 
 if TYPE_CHECKING:  # the sample readers and writers load only when a sample merge runs
     from profdata.ops.merge_sample import (
@@ -150,8 +151,8 @@ def run(args: argparse.Namespace) -> int:
         data = ops.encode_sample(profile, output_format, opts, args.output, rel)
     if args.output == "-":
         sys.stdout.flush()
-        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.writelines(flat([data]))
         sys.stdout.buffer.flush()
     else:
-        atomic_write_bytes(args.output, data)
+        atomic_write_chunks(args.output, flat([data]))
     return 0

@@ -463,14 +463,6 @@ def _interleaved(
     ]
 
 
-def framed_pieces(
-    order: Ints, head: Sequence[Field], body: BodyRows, tail: Sequence[Field]
-) -> list[memoryview]:
-    """:func:`framed_stream` as pieces that all stay good (each chunk in its own
-    buffers)."""
-    return list(framed_stream(order, head, body, tail, reuse=False))
-
-
 def _rows_of(field: Field, rows: Ints | slice) -> Field:
     """``field`` of the chosen rows."""
     if isinstance(field, bytes):
@@ -492,4 +484,4 @@ def _row_field(field: Field, nodes: Ints, valid: npt.NDArray[np.bool_]) -> Field
     return Decimal(field.values[nodes], where)
 
 
-__all__ = ["BodyRows", "ColumnOrder", "framed_pieces", "framed_stream", "location_text"]
+__all__ = ["BodyRows", "ColumnOrder", "framed_stream", "location_text"]

@@ -27,7 +27,7 @@ from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
 from profdata.formats.sample_column_order import (
     ColumnOrder,
-    framed_pieces,
+    framed_stream,
     location_text,
 )
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
@@ -36,16 +36,19 @@ from profdata.model.names import names_bytes
 from profdata.model.record_table import Ints
 from profdata.model.sample import SampleContext, SampleProfile
 from profdata.model.summary import ProfileSummary
+from profdata.pieces import Stream
 
 U32 = 0xFFFFFFFF
 
 
-def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
+def write_text(order: ColumnOrder, mark_flat: bool = False) -> Stream:
     """``SampleProfileWriterText::write``; ``mark_flat``: LLVM 22's `` !Flat`` line after
     a top-level profile without call sites (``--split-layout`` with ``--text``).
 
     The body lines and each node's first line are rendered as tables
-    (:func:`~profdata.formats.row_text.render_rows`); the walk joins them."""
+    (:func:`~profdata.formats.row_text.render_rows`) a chunk at a time, and
+    the text is a stream of pieces to write as they come: the text of a large
+    profile (90 MB) is never whole in memory, as ``show`` never holds its dump."""
     cols = order.cols
     body = order.body_text(lambda d, v: f"{' ' * (d + 1)}{location_text(v)}: ", "")
     top = cols.node_parent < 0
@@ -63,7 +66,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> bytes:
     if mark_flat:
         flat = top & np.array([not c for c in order.children], dtype=bool)
         tail.append(Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64)))
-    return b"".join(framed_pieces(order.preorder(), fields, body, tail))
+    return Stream(framed_stream(order.preorder(), fields, body, tail))
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

@@ -62,6 +62,7 @@ from profdata.ops.merge_inputs import (
 )
 from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
 from profdata.ops.sample_static_flags import static_flag, static_probe_flag
+from profdata.pieces import Stream
 from profdata.releases import Release
 from profdata.releases import release as default_release
 
@@ -455,10 +456,11 @@ def encode_merged_columns(
     options: SampleMergeOptions,
     output_format: str,
     out: SampleOutputOptions,
-) -> tuple[bytes, SampleProfile] | None:
-    """The output of ``merge --sample`` written straight from the merged columns, and
-    the merged profile's flags and symbol list (for the writer's warnings); ``None``
-    when the merge or the writer needs objects.
+) -> tuple[bytes | Stream, SampleProfile] | None:
+    """The output of ``merge --sample`` written straight from the merged columns (text
+    as a stream of pieces to write as they come), and the merged profile's flags and
+    symbol list (for the writer's warnings); ``None`` when the merge or the writer
+    needs objects.
 
     Taken for text, binary and ext-binary output of plain profiles when nothing but
     the merge runs: no remapping, symbol list file, cold-context or layout option,

@@ -4,6 +4,8 @@ against the sorts they stand in for."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -15,7 +17,6 @@ from profdata.formats.sample_column_order import (
     BodyRows,
     _factorize,
     _target_order,
-    framed_pieces,
     framed_stream,
 )
 from profdata.model.record_table import Ints
@@ -160,6 +161,13 @@ def framed(draw: st.DrawFn) -> Framed:
         st.none() | st.lists(st.integers(0, 3), min_size=nodes, max_size=nodes).map(np.array)
     )
     return order, head, heads, BodyRows(fields, at, classes), bodies, tail, tails
+
+
+def framed_pieces(
+    order: Ints, head: Sequence[Field], body: BodyRows, tail: Sequence[Field]
+) -> list[memoryview]:
+    """The stream's pieces, all kept good (each chunk in its own buffers)."""
+    return list(framed_stream(order, head, body, tail, reuse=False))
 
 
 def _wanted(case: Framed) -> bytes:

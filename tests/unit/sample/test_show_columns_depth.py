@@ -16,6 +16,7 @@ from profdata.formats.sample_column_write import write_text
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.formats.sample_text_columns import read_text_columns
 from profdata.ops.show_sample import SampleShowOptions, show_columns_bytes, show_sample
+from profdata.pieces import joined
 from profdata.releases import release
 from tests.unit.cli.test_deep_profiles import deep_text_profile
 
@@ -55,4 +56,5 @@ def test_the_text_writer_writes_nested_columns_as_the_object_writer() -> None:
     assert read is not None
     order = ColumnOrder(read[1])
     assert order.ordered()
-    assert write_text(order) == sample_text.write(read_sample_bytes(memoryview(data), "in", R22))
+    expected = sample_text.write(read_sample_bytes(memoryview(data), "in", R22))
+    assert joined([write_text(order)]) == expected
