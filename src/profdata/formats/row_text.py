@@ -319,9 +319,11 @@ class RowText:
 _PIECE = 1 << 15
 _PIECE_BYTES = 1 << 22
 #: what putting the rest of one cut item in place costs, in bytes of padded table: the
-#: put-back loop measured 1-4 us an item against about 2.5 ns a padded byte; at 600 the
-#: JSON dump cut its deep rows and lost more in put-backs than it saved in padding
-_CUT_COST = 2000
+#: put-back's two slice copies an item measured 0.4 us against about 1.1 ns a padded
+#: byte (take and compress); on names of every length up to 430 bytes, 500 and 800 were
+#: alike, 300 lost more in put-backs than it saved and 2000 (with a put-back twice as
+#: slow) padded 1.4 GB of table for 0.3 GB of text
+_CUT_COST = 600
 #: a table shared by the chunks that pick from it is made this large at most for a few rows
 _SHARED_BYTES = 32 << 20
 
@@ -622,7 +624,7 @@ class _Layout:
             at += (columns > i) * _field_lengths(f, picked)
         size = np.zeros(len(rows), dtype=np.int64)
         rest_from = np.zeros(len(rows), dtype=np.int64)
-        blobs: dict[int, bytes] = {}
+        tables: list[tuple[npt.NDArray[np.bool_], bytes]] = []
         for i in self.cut:
             field = self.fields[i]
             assert isinstance(field, Pick)
@@ -630,18 +632,25 @@ class _Layout:
             items = field.index[picked[mine]]
             size[mine] = field.table.lengths[items] - self.widths[i]
             rest_from[mine] = field.table.starts[items] + self.widths[i]
-            blobs[i] = field.table.blob
+            tables.append((mine, field.table.blob))
+        # the squeezed text comes in runs between the rests, the k-th up to where rest k
+        # goes: bounds made here, so that each run and each rest is one slice copy
         target, source = out.data, squeezed.data
-        done = taken = 0
-        for a, i, r, n in zip(
-            at.tolist(), columns.tolist(), rest_from.tolist(), size.tolist(), strict=True
+        ends = at + size
+        run_from = np.zeros(len(at), dtype=np.int64)
+        run_from[1:] = ends[:-1]
+        taken = np.cumsum(at - run_from)
+        run_at = taken - at + run_from
+        for a, b, c, d in zip(
+            run_from.tolist(), at.tolist(), run_at.tolist(), taken.tolist(), strict=True
         ):
-            step = a - done
-            target[done:a] = source[taken : taken + step]
-            taken += step
-            target[a : a + n] = blobs[i][r : r + n]
-            done = a + n
-        target[done:] = source[taken:]
+            target[a:b] = source[c:d]
+        target[int(ends[-1]) :] = source[int(taken[-1]) :]
+        for mine, blob in tables:
+            items = memoryview(blob)
+            bounds = at[mine].tolist(), ends[mine].tolist(), rest_from[mine].tolist()
+            for a, b, c in zip(*bounds, strict=True):
+                target[a:b] = items[c : c + b - a]
 
 
 def _digits(block: Bytes, values: npt.NDArray[np.uint64], small: bool) -> None:
