@@ -207,7 +207,7 @@ def test_what_needs_objects_declines(tmp_path: Path, number: int) -> None:
     taken = encode_merged_columns(
         [WeightedFile(str(plain), 1)], SampleMergeOptions(rel), "text", out
     )
-    assert taken is not None and taken[0] == b"main:5:1\n"
+    assert taken is not None and joined([taken[0]]) == b"main:5:1\n"
     for paths in ([path], [md5], [md5, plain], [path, path]):
         inputs = [WeightedFile(str(p), 1) for p in paths]
         assert encode_merged_columns(inputs, SampleMergeOptions(rel), "text", out) is None
