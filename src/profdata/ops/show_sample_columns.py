@@ -279,17 +279,31 @@ class ColumnDump(ColumnOrder):
             f'\n{" " * (8 * d + 10)}{{\n{" " * (8 * d + 12)}"function": '.encode()
             for d in range(most)
         ]
+        mids = [f',\n{" " * (8 * d + 12)}"samples": '.encode() for d in range(most)]
         line_depth = self.line_depth
         target_depth = line_depth[self.target_line]
-        texts = Strings(starts + befores)
+        # A line's start is cut into the three columns a target fills with its text before
+        # the name, the name and its text after, as long as those at its depth: a line
+        # row then leaves no column empty (with the start in one column and the others
+        # empty, every row was as wide as a start and a target together, twice the text)
+        start_depth = np.zeros(len(starts), dtype=np.int64)
+        start_depth[start_index] = line_depth
+        heads, middles, tails = [], [], []
+        for text, depth in zip(starts, start_depth.tolist(), strict=True):
+            head, rest = text[: len(befores[depth])], text[len(befores[depth]) :]
+            cut = max(len(rest) - len(mids[depth]), 0)
+            heads.append(head)
+            middles.append(rest[:cut])
+            tails.append(rest[cut:])
         text_index = np.empty(rows, dtype=np.int64)
         text_index[head_row] = start_index
-        text_index[target_row] = len(starts) + target_depth
-        name_index = np.full(rows, len(quoted), dtype=np.int64)
+        text_index[target_row] = len(heads) + target_depth
+        name_index = np.empty(rows, dtype=np.int64)
+        name_index[head_row] = len(quoted) + start_index
         name_index[target_row] = self.target_name
-        mid_index = np.full(rows, most, dtype=np.int64)
+        mid_index = np.empty(rows, dtype=np.int64)
+        mid_index[head_row] = most + start_index
         mid_index[target_row] = target_depth
-        mids = [f',\n{" " * (8 * d + 12)}"samples": '.encode() for d in range(most)]
         numbers = np.empty(rows, dtype=np.uint64)
         numbers[head_row] = cols.rec_samples[self.order]
         numbers[target_row] = self.target_count
@@ -323,9 +337,9 @@ class ColumnDump(ColumnOrder):
                         )[k].encode()
                     )
         fields: list[Field] = [
-            Pick(texts, text_index),
-            Pick(Strings([*quoted, b""]), name_index),
-            Pick(Strings([*mids, b""]), mid_index),
+            Pick(Strings(heads + befores), text_index),
+            Pick(Strings(quoted + middles), name_index),
+            Pick(Strings(mids + tails), mid_index),
             Decimal(numbers),
             Pick(Strings(endings), (row_depth * 4 + kind) * 2 + row_last),
         ]
