@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 from profdata.errors import ProfdataError
 from profdata.formats import sample_text
+from profdata.formats.sample_column_order import ColumnOrder
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions
 from profdata.formats.sample_extbinary_write import write as write_extbinary
 from profdata.formats.sample_registry import read_sample_bytes
@@ -236,3 +237,46 @@ def test_symbol_list_follows_the_column_dump(number: int) -> None:
     assert columns_warnings == warnings == []
     listed = text[text.index("======== Dump profile symbol list ========\n") :].splitlines()
     assert listed[1:4] == ["cold", "main", "zed"]
+
+
+@st.composite
+def nested_texts(draw: st.DrawFn) -> bytes:
+    """Text profiles whose callees nest up to five levels, several at one caller."""
+    out: list[str] = []
+
+    def node(indent: int, depth: int) -> None:
+        pad = " " * indent
+        for line in sorted(draw(st.sets(st.integers(1, 4), max_size=2))):
+            out.append(f"{pad}{line}: {draw(st.integers(1, 9))}")
+        if depth < 5:
+            for site in draw(st.lists(st.integers(10, 13), unique=True, max_size=3)):
+                out.append(f"{pad}{site}: {draw(st.sampled_from('abc'))}:{draw(COUNTS)}")
+                node(indent + 1, depth + 1)
+
+    for name in draw(st.lists(st.sampled_from(["main", "f", "g"]), unique=True, min_size=1)):
+        out.append(f"{name}:{draw(COUNTS)}:{draw(st.integers(0, 9))}")
+        node(1, 1)
+    return ("\n".join(out) + "\n").encode()
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(data=nested_texts())
+def test_print_order_is_the_depth_first_walk_of_the_callees(data: bytes) -> None:
+    """The nodes' print order, worked out a depth at a time, is the walk node by node:
+    each top-level profile in order, each node followed by its callees' subtrees."""
+    read = read_text_columns(memoryview(data), None, release(22))
+    assert read is not None
+    order = ColumnOrder(read[1])
+    assert order.ordered()
+    walk: list[int] = []
+    stack = order.top[::-1]
+    while stack:
+        node = stack.pop()
+        walk.append(node)
+        stack.extend(reversed(order.children[node]))
+    assert order.preorder().tolist() == walk
+    parents = read[1].node_parent.tolist()
+    depths = [0] * len(parents)
+    for node, parent in enumerate(parents):
+        depths[node] = 0 if parent < 0 else depths[parent] + 1
+    assert order.depths.tolist() == depths

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import pairwise
 
 import numpy as np
@@ -125,6 +126,20 @@ def _factorize(locations: U64s) -> tuple[U64s, Ints]:
     return values, index.reshape(-1)
 
 
+def _depths(parents: Ints, passes: int) -> Ints:
+    """Each node's depth (a top-level node's is 0, a callee's one more than its caller's),
+    at most ``passes``: after pass k every node holds the smaller of its depth and k."""
+    depths = np.zeros(len(parents), dtype=np.int64)
+    inner = np.flatnonzero(parents >= 0)
+    callers = parents[inner]
+    for _ in range(passes):
+        deeper = depths[callers] + 1
+        if np.array_equal(deeper, depths[inner]):
+            break
+        depths[inner] = deeper
+    return depths
+
+
 def location_text(value: int) -> str:
     """``LineLocation``'s text of a packed ``offset << 32 | discriminator``."""
     return str(LineLocation(value >> 32, value & U32))
@@ -151,11 +166,7 @@ class ColumnOrder:
         a nesting deeper than :data:`DEEPEST`."""
         cols = self.cols
         parents = cols.node_parent
-        depths = [0] * len(parents)
-        for node, parent in enumerate(parents.tolist()):
-            if parent >= 0:
-                depths[node] = depths[parent] + 1
-        self.depths = np.array(depths, dtype=np.int64)
+        self.depths = _depths(parents, DEEPEST + 1)
         if int(self.depths.max(initial=0)) > DEEPEST:
             return False
         top = np.flatnonzero(parents < 0)
@@ -166,8 +177,13 @@ class ColumnOrder:
         inner = np.flatnonzero(parents >= 0)
         self.site_values, site_ids = np.unique(cols.node_site[inner], return_inverse=True)
         site_ids = site_ids.reshape(-1)
-        self.children: list[list[int]] = [[] for _ in range(len(parents))]
-        self.site_of = [0] * len(parents)
+        #: each inlined node's call site, an index into ``site_values`` (0 for the others)
+        self.site_of = np.zeros(len(parents), dtype=np.int64)
+        self.site_of[inner] = site_ids
+        #: every inlined node, by caller and then in print order
+        self.callees = inner
+        #: how many callees each node has
+        self.callee_count = np.bincount(parents[inner], minlength=len(parents))
         if len(inner):
             names = len(self.names)
             if len(parents) * len(self.site_values) * names >= _KEY_LIMIT:
@@ -176,13 +192,25 @@ class ColumnOrder:
             if _has_repeats(keys + self.canon[cols.node_name[inner]]):
                 return False
             by = np.lexsort((self.rank[cols.node_name[inner]], site_ids, parents[inner]))
-            children = self.children
-            for node, parent in zip(inner[by].tolist(), parents[inner][by].tolist(), strict=True):
-                children[parent].append(node)
-            site_of = self.site_of
-            for node, site in zip(inner.tolist(), site_ids.tolist(), strict=True):
-                site_of[node] = site
+            self.callees = inner[by]
         return True
+
+    @cached_property
+    def children(self) -> list[list[int]]:
+        """Each node's callees in print order, as lists (for the walks that go node by
+        node; the dumps take the arrays)."""
+        children: list[list[int]] = [[] for _ in range(len(self.cols.node_parent))]
+        callers = self.cols.node_parent[self.callees]
+        for node, caller in zip(self.callees.tolist(), callers.tolist(), strict=True):
+            children[caller].append(node)
+        return children
+
+    def later_callees(self) -> npt.NDArray[np.bool_]:
+        """Which nodes are a callee printed after another of the same caller."""
+        later = np.zeros(len(self.cols.node_parent), dtype=bool)
+        callers = self.cols.node_parent[self.callees]
+        later[self.callees[1:][callers[1:] == callers[:-1]]] = True
+        return later
 
     def lines(self) -> bool:
         """Body lines in print order (by node, then location) and where each node's
@@ -217,18 +245,38 @@ class ColumnOrder:
         return True
 
     def preorder(self) -> Ints:
-        """The nodes in print order: depth first, callees in order."""
-        children = self.children
-        out: list[int] = []
-        add = out.append
-        stack = self.top[::-1]
-        while stack:
-            node = stack.pop()
-            add(node)
-            callees = children[node]
-            if callees:
-                stack.extend(reversed(callees))
-        return np.array(out, dtype=np.int64)
+        """The nodes in print order: depth first, callees in order.
+
+        A node's place is its caller's plus one plus the sizes of the subtrees of the
+        callees printed before it (the top-level profiles likewise from 0), worked out
+        a depth at a time: a walk node by node took 0.1 s for 190k nodes."""
+        parents = self.cols.node_parent
+        count = len(parents)
+        depths = self.depths
+        deepest = int(depths.max(initial=0))
+        size = np.ones(count, dtype=np.int64)  # each node's subtree
+        for depth in range(deepest, 0, -1):
+            at = np.flatnonzero(depths == depth)
+            size += np.bincount(parents[at], weights=size[at], minlength=count).astype(np.int64)
+        place = np.zeros(count, dtype=np.int64)
+        top = np.array(self.top, dtype=np.int64)
+        place[top] = np.cumsum(size[top]) - size[top]
+        callees = self.callees
+        if len(callees):
+            # after its caller, behind the subtrees of the callees before it
+            callers = parents[callees]
+            before = np.cumsum(size[callees]) - size[callees]
+            first = np.ones(len(callees), dtype=bool)
+            first[1:] = callers[1:] != callers[:-1]
+            group_start = np.maximum.accumulate(np.where(first, np.arange(len(callees)), 0))
+            offset = 1 + before - before[group_start]
+            callee_depth = depths[callees]
+            for depth in range(1, deepest + 1):
+                mine = np.flatnonzero(callee_depth == depth)
+                place[callees[mine]] = place[callers[mine]] + offset[mine]
+        order = np.empty(count, dtype=np.int64)
+        order[place] = np.arange(count, dtype=np.int64)
+        return order
 
     def body_text(self, start: Callable[[int, int], str], lead: str) -> BodyRows:
         """Every body line as rows of a table, each node's rows together.  A line is
@@ -269,7 +317,7 @@ class ColumnOrder:
         sites = self.site_values.tolist()
         count = max(len(sites), 1)
         inlined = self.cols.node_parent >= 0
-        key = np.where(inlined, 1 + self.depths * count + np.array(self.site_of), 0)
+        key = np.where(inlined, 1 + self.depths * count + self.site_of, 0)
         keys, index = np.unique(key, return_inverse=True)
         table = [
             (callee((k - 1) // count, location_text(sites[(k - 1) % count])) if k else top).encode()

@@ -64,7 +64,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> Stream:
     ]
     tail: list[Field] = []
     if mark_flat:
-        flat = top & np.array([not c for c in order.children], dtype=bool)
+        flat = top & (order.callee_count == 0)
         tail.append(Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64)))
     return Stream(framed_stream(order.preorder(), fields, body, tail))
 

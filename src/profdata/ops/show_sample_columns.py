@@ -86,7 +86,7 @@ class ColumnDump(ColumnOrder):
         depths = self.depths
         lines = np.diff(self.first_line)
         has_lines = (lines > 0).astype(np.int64)
-        has_callees = np.fromiter(map(bool, self.children), dtype=np.int64, count=nodes)
+        has_callees = (self.callee_count > 0).astype(np.int64)
         # an inlined callee's line starts at its parent's indent + 2: "SITE: inlined callee: "
         leads, lead_index = self.node_leads(
             "Function: ", lambda d, site: f"{' ' * (4 * d - 2)}{site}: inlined callee: "
@@ -164,7 +164,7 @@ class ColumnDump(ColumnOrder):
         quoted = [quote_json(n).encode(ENCODING, ERRORS) for n in self.names]
         lines = np.diff(self.first_line)
         has_lines = (lines > 0).astype(np.int64)
-        has_callees = np.fromiter(map(bool, self.children), dtype=np.int64, count=nodes)
+        has_callees = (self.callee_count > 0).astype(np.int64)
 
         def sp(width: int) -> str:
             return " " * width
@@ -186,14 +186,9 @@ class ColumnDump(ColumnOrder):
         inlined = cols.node_parent >= 0
         # a callee after the first at its caller, and a top-level profile after the first,
         # are preceded by a comma
-        later = np.zeros(nodes, dtype=bool)
-        for callees in self.children:
-            if len(callees) > 1:
-                later[callees[1:]] = True
+        later = self.later_callees()
         later[self.top[1:]] = True
-        key = np.where(
-            inlined, 2 + (depths * site_count + np.array(self.site_of)) * 2 + later, later
-        )
+        key = np.where(inlined, 2 + (depths * site_count + self.site_of) * 2 + later, later)
         keys, key_index = np.unique(key, return_inverse=True)
         lead_texts = []
         for k in keys.tolist():
