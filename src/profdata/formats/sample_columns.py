@@ -95,10 +95,12 @@ class _Positions:
     (discriminator, callee index and total follow); the rest is gathered from there.
     """
 
-    __slots__ = ("first_records", "parents", "record_counts", "starts", "values")
+    __slots__ = ("calls", "first_records", "parents", "record_counts", "starts", "values")
 
     def __init__(self, values: Sequence[int]) -> None:
         self.values = values
+        #: a record's call-target count, by the record's start (a view: no ``+ 3`` a record)
+        self.calls = values[3:]
         # arrays, not lists: numpy takes their buffers without converting each int
         self.parents = array("q")
         self.starts = array("q")
@@ -116,8 +118,9 @@ class _Positions:
         i += 2
         self.first_records.append(i)
         self.record_counts.append(num_records)
+        calls = self.calls
         for _ in range(num_records):
-            i += 4 + 2 * values[i + 3]
+            i += 4 + 2 * calls[i]
         num_callsites = values[i]
         if num_callsites > U32:
             raise ColumnsDeclined
