@@ -200,7 +200,7 @@ class ColumnOrder:
         """Each node's callees in print order, as lists (for the walks that go node by
         node; the dumps take the arrays)."""
         children: list[list[int]] = [[] for _ in range(len(self.cols.node_parent))]
-        callers = self.cols.node_parent[self.callees]
+        callers, _ = self._callers()
         for node, caller in zip(self.callees.tolist(), callers.tolist(), strict=True):
             children[caller].append(node)
         return children
@@ -208,9 +208,15 @@ class ColumnOrder:
     def later_callees(self) -> npt.NDArray[np.bool_]:
         """Which nodes are a callee printed after another of the same caller."""
         later = np.zeros(len(self.cols.node_parent), dtype=bool)
-        callers = self.cols.node_parent[self.callees]
-        later[self.callees[1:][callers[1:] == callers[:-1]]] = True
+        later[self.callees[~self._callers()[1]]] = True
         return later
+
+    def _callers(self) -> tuple[Ints, npt.NDArray[np.bool_]]:
+        """The caller of each of :attr:`callees`, and whether it is its caller's first."""
+        callers = self.cols.node_parent[self.callees]
+        first = np.ones(len(callers), dtype=bool)
+        first[1:] = callers[1:] != callers[:-1]
+        return callers, first
 
     def lines(self) -> bool:
         """Body lines in print order (by node, then location) and where each node's
@@ -264,10 +270,8 @@ class ColumnOrder:
         callees = self.callees
         if len(callees):
             # after its caller, behind the subtrees of the callees before it
-            callers = parents[callees]
+            callers, first = self._callers()
             before = np.cumsum(size[callees]) - size[callees]
-            first = np.ones(len(callees), dtype=bool)
-            first[1:] = callers[1:] != callers[:-1]
             group_start = np.maximum.accumulate(np.where(first, np.arange(len(callees)), 0))
             offset = 1 + before - before[group_start]
             callee_depth = depths[callees]
