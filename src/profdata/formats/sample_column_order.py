@@ -250,8 +250,9 @@ class ColumnOrder:
         self.target_count = cols.tgt_count[by]
         return True
 
-    def preorder(self) -> Ints:
-        """The nodes in print order: depth first, callees in order.
+    def preorder(self, tops: Sequence[int] | None = None) -> Ints:
+        """The nodes in print order: depth first, callees in order; only the subtrees of
+        ``tops`` (top-level nodes, in the order given) when given.
 
         A node's place is its caller's plus one plus the sizes of the subtrees of the
         callees printed before it (the top-level profiles likewise from 0), worked out
@@ -265,7 +266,9 @@ class ColumnOrder:
             at = np.flatnonzero(depths == depth)
             size += np.bincount(parents[at], weights=size[at], minlength=count).astype(np.int64)
         place = np.zeros(count, dtype=np.int64)
-        top = np.array(self.top, dtype=np.int64)
+        chosen = np.array(self.top if tops is None else tops, dtype=np.int64)
+        # the other top-level profiles go after the chosen ones, and are cut off below
+        top = np.concatenate([chosen, np.setdiff1d(np.flatnonzero(parents < 0), chosen)])
         place[top] = np.cumsum(size[top]) - size[top]
         callees = self.callees
         if len(callees):
@@ -280,7 +283,7 @@ class ColumnOrder:
                 place[callees[mine]] = place[callers[mine]] + offset[mine]
         order = np.empty(count, dtype=np.int64)
         order[place] = np.arange(count, dtype=np.int64)
-        return order
+        return order[: int(size[chosen].sum())]
 
     def body_text(self, start: Callable[[int, int], str], lead: str) -> BodyRows:
         """Every body line as rows of a table, each node's rows together.  A line is

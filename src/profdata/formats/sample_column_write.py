@@ -120,19 +120,12 @@ class BodyValues:
             return b"", []
         order = self.order
         cols = order.cols
-        children = order.children
-        preorder: list[int] = []
-        pending = list(reversed(tops))
-        while pending:
-            node = pending.pop()
-            preorder.append(node)
-            pending.extend(reversed(children[node]))
-        nodes = np.array(preorder, dtype=np.int64)
+        nodes = order.preorder(tops)
         top = cols.node_parent[nodes] < 0
         first = order.first_line[nodes]
         last = order.first_line[nodes + 1]
         line_values = self.bounds[last] - self.bounds[first]
-        callees = np.array([len(children[n]) for n in preorder], dtype=np.uint64)
+        callees = order.callee_count[nodes].astype(np.uint64)
         lead = np.where(top, 1, 2)
         sizes = lead + 4 + line_values
         ends = np.cumsum(sizes)
@@ -202,9 +195,9 @@ def write_extbinary(
     flags and the symbol list (its profiles are not read)."""
     writer = _ColumnSections(profile, options, order)
     tops = order.top
-    children = order.children
-    nested = [n for n in tops if children[n]]
-    flat = [n for n in tops if not children[n]]
+    has_callees = (order.callee_count[tops] > 0).tolist()
+    nested = [n for n, c in zip(tops, has_callees, strict=True) if c]
+    flat = [n for n, c in zip(tops, has_callees, strict=True) if not c]
     return assemble(writer, tops, nested, flat, [])
 
 
