@@ -156,10 +156,10 @@ class _Writer:
         return f"{self.name(i)}:{total}:{head}\n" + "".join(f" {x}\n" for x in lines)
 
 
-def generate(n: int, seed: int, variant: int = 0, names: str = "plain") -> bytes:
+def generate(n: int, seed: int, variant: int = 0, naming: Naming | None = None) -> bytes:
     """The text profile of ``n`` functions; variants > 0 drop about 5% of the functions.
     The names' style changes no count and no structure."""
-    naming = Naming(n, names)
+    naming = naming or Naming(n)
     writer = _Writer(n, random.Random(seed), random.Random(f"{seed}:{variant}"), naming)
     keep = random.Random(f"{seed}:{variant}:keep")
     parts = []
@@ -171,18 +171,18 @@ def generate(n: int, seed: int, variant: int = 0, names: str = "plain") -> bytes
 
 
 def profiles(
-    n: int, seed: int, variants: int, root: Path, tool: Path, names: str = "plain"
+    n: int, seed: int, variants: int, root: Path, tool: Path, naming: Naming
 ) -> dict[str, Callable[[], list[Path]]]:
     """The text profile and its two binary encodings, plus the variants: each set made
     when first asked for (a run of the show cases alone makes no variants)."""
-    out = root / "sample" / f"n{n}-s{seed}{Naming(n, names).folder_suffix}"
+    out = root / "sample" / f"n{n}-s{seed}{naming.folder_suffix}"
     out.mkdir(parents=True, exist_ok=True)
 
     def text(variant: int) -> Path:
         path = out / f"v{variant:02d}.text"
         if not path.exists():
             tmp = path.with_suffix(".tmp")
-            tmp.write_bytes(generate(n, seed, variant, names))
+            tmp.write_bytes(generate(n, seed, variant, naming))
             tmp.rename(path)
         return path
 
@@ -330,8 +330,8 @@ def main() -> int:
     commands: dict[tuple[int, str], list[str]] = {}
     sizes_of: dict[int, dict[str, int]] = {}
     for n in sizes:
-        files = profiles(n, a.seed, a.variants, root, tool, a.names)
         naming = Naming(n, a.names)
+        files = profiles(n, a.seed, a.variants, root, tool, naming)
         sizes_of[n] = {k: files[k]()[0].stat().st_size for k in ENCODINGS}
         for case in cases:
             inputs = files[case.input]()
