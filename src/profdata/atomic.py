@@ -13,9 +13,10 @@ import tempfile
 from collections.abc import Iterable
 
 from profdata.errors import WriteError
+from profdata.pieces import Chunk, write_pieces
 
 
-def atomic_write_chunks(path: str, chunks: Iterable[bytes | bytearray | memoryview]) -> None:
+def atomic_write_chunks(path: str, chunks: Iterable[Chunk]) -> None:
     target = os.path.abspath(path)
     directory = os.path.dirname(target)
     try:
@@ -23,11 +24,11 @@ def atomic_write_chunks(path: str, chunks: Iterable[bytes | bytearray | memoryvi
     except OSError as exc:
         raise WriteError(exc.strerror or str(exc), path=path) from exc
     try:
-        with os.fdopen(fd, "wb") as fh:
-            for chunk in chunks:
-                fh.write(chunk)
-            fh.flush()
-            os.fsync(fh.fileno())
+        try:
+            write_pieces(fd, chunks)
+            os.fsync(fd)
+        finally:
+            os.close(fd)
         with contextlib.suppress(OSError):
             os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from profdata.atomic import atomic_write_chunks
 from profdata.errors import CommandLineError, FormatError, OutputStreamError
 from profdata.model.names import ENCODING, ERRORS
-from profdata.pieces import Chunk, flat
+from profdata.pieces import Chunk, flat, write_pieces
 
 
 class Output:
@@ -34,18 +34,30 @@ class Output:
 
     def close(self) -> None:
         """Write the parts in turn (a large text is not joined into one more copy)."""
-        encoded = flat(self.parts)
         if self.path is None:
-            try:
-                sys.stdout.flush()
-                sys.stdout.buffer.writelines(encoded)
-                sys.stdout.buffer.flush()
-            except BrokenPipeError:
-                raise  # the reader left: main() ends quietly
-            except OSError as exc:
-                raise OutputStreamError(exc) from exc
+            write_stdout(self.parts)
         else:
-            atomic_write_chunks(self.path, encoded)
+            atomic_write_chunks(self.path, self.parts)
+
+
+def write_stdout(chunks: list[Chunk]) -> None:
+    """The pieces to standard output: straight to its file descriptor, in batches,
+    unless it has none (a test capturing it)."""
+    try:
+        sys.stdout.flush()
+        out = sys.stdout.buffer
+        out.flush()
+        try:
+            fd = out.fileno()
+        except (AttributeError, OSError, ValueError):  # io.UnsupportedOperation
+            out.writelines(flat(chunks))
+            out.flush()
+        else:
+            write_pieces(fd, chunks)
+    except BrokenPipeError:
+        raise  # the reader left: main() ends quietly
+    except OSError as exc:
+        raise OutputStreamError(exc) from exc
 
 
 def output_over_input(

@@ -18,10 +18,9 @@ from typing import TYPE_CHECKING
 
 from profdata.atomic import atomic_write_chunks
 from profdata.cli._options import LlvmArgumentParser
-from profdata.cli._output import write_input_failure
+from profdata.cli._output import write_input_failure, write_stdout
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.ops.merge_inputs import FailureMode, InputFailure, read_remapping
-from profdata.pieces import flat
 
 if TYPE_CHECKING:  # the sample readers and writers load only when a sample merge runs
     from profdata.ops.merge_sample import (
@@ -150,9 +149,7 @@ def run(args: argparse.Namespace) -> int:
     if written is None:
         data = ops.encode_sample(profile, output_format, opts, args.output, rel)
     if args.output == "-":
-        sys.stdout.flush()
-        sys.stdout.buffer.writelines(flat([data]))
-        sys.stdout.buffer.flush()
+        write_stdout([data])
     else:
-        atomic_write_chunks(args.output, flat([data]))
+        atomic_write_chunks(args.output, [data])
     return 0

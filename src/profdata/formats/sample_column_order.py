@@ -408,12 +408,13 @@ def framed_stream(
     tail: Sequence[Field],
     *,
     reuse: bool = True,
-) -> Iterator[memoryview]:
+) -> Iterator[list[memoryview]]:
     """Each node of ``order`` in turn as its ``head`` row, its ``body`` rows and its
-    ``tail`` row, as pieces to write.  With ``reuse`` a piece is good only until the
-    next one is taken: the nodes are rendered a chunk at a time into buffers that
-    every chunk reuses, so a dump of hundreds of megabytes never has its whole text
-    in memory (whose fresh pages cost about as much as rendering it).
+    ``tail`` row, as pieces to write, in batches (a chunk of nodes each).  With
+    ``reuse`` a batch is good only until the next one is taken: the nodes are
+    rendered a chunk at a time into buffers that every chunk reuses, so a dump of
+    hundreds of megabytes never has its whole text in memory (whose fresh pages
+    cost about as much as rendering it).
 
     A node's tail and the next node's head are rendered as one row (frame ``p`` of
     ``len(order) + 1``: the tail of node ``order[p - 1]``, then the head of
@@ -468,10 +469,10 @@ def framed_stream(
             source[mine] = len(texts)
             start[mine], end[mine] = text_at[node_at[:-1]], text_at[node_at[1:]]
             texts.append(text.data)
-        yield from _interleaved(texts, frame_at, source, start, end)
+        yield _interleaved(texts, frame_at, source, start, end)
     frames, _ = render_rows([_rows_of(f, slice(count, rows)) for f in frame_fields], 1)
     if len(frames):
-        yield frames.data
+        yield [frames.data]
 
 
 def _groups(classes: Ints, lengths: Ints) -> Ints:

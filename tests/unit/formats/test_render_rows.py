@@ -167,7 +167,7 @@ def framed_pieces(
     order: Ints, head: Sequence[Field], body: BodyRows, tail: Sequence[Field]
 ) -> list[memoryview]:
     """The stream's pieces, all kept good (each chunk in its own buffers)."""
-    return list(framed_stream(order, head, body, tail, reuse=False))
+    return [p for batch in framed_stream(order, head, body, tail, reuse=False) for p in batch]
 
 
 def _wanted(case: Framed) -> bytes:
@@ -198,7 +198,7 @@ def test_a_stream_in_chunks_reusing_its_buffers_gives_the_same_text(
         patch.setattr(sample_column_order, "_CHUNK_ROWS", chunk)
         patch.setattr(sample_column_order, "_GROUP_ROWS", group)
         # each piece copied as it comes: the next chunk overwrites the buffers
-        got = b"".join(bytes(p) for p in framed_stream(order, head, body, tail))
+        got = b"".join(bytes(p) for b in framed_stream(order, head, body, tail) for p in b)
     assert got == _wanted(case)
 
 
@@ -208,7 +208,7 @@ def test_a_stream_reuses_its_buffers_and_is_taken_once() -> None:
     body = BodyRows([b"row\n"], np.arange(5, dtype=np.int64))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sample_column_order, "_CHUNK_ROWS", 2)  # a node and its row
-        kept = list(framed_stream(order, head, body, [b">"]))
+        kept = [p for batch in framed_stream(order, head, body, [b">"]) for p in batch]
     # four chunks into the same two buffers: every kept piece shows the last chunk's
     assert b"".join(bytes(p) for p in kept) != b"".join(b"<%drow\n>" % n for n in range(4))
     stream = Stream(framed_stream(order, head, body, [b">"]))
