@@ -268,7 +268,9 @@ class ColumnOrder:
         place = np.zeros(count, dtype=np.int64)
         chosen = np.array(self.top if tops is None else tops, dtype=np.int64)
         # the other top-level profiles go after the chosen ones, and are cut off below
-        top = np.concatenate([chosen, np.setdiff1d(np.flatnonzero(parents < 0), chosen)])
+        others = parents < 0
+        others[chosen] = False  # (np.setdiff1d imports numpy.ma: 10 ms of a small show)
+        top = np.concatenate([chosen, np.flatnonzero(others)])
         place[top] = np.cumsum(size[top]) - size[top]
         callees = self.callees
         if len(callees):
