@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -29,6 +30,15 @@ from profdata.model.instr import distinct, spans
 Mask = npt.NDArray[np.bool_]
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.uint8]
+#: a column's picks: int32 where the table allows (a dump's index columns are millions
+#: of rows, made in fresh pages that cost about as much as the rendering)
+Index = npt.NDArray[np.signedinteger[Any]]
+
+
+def index_type(size: int) -> type[np.int32] | type[np.int64]:
+    """The smaller integer type that picks from a table of ``size`` entries."""
+    return np.int32 if size <= 0x7FFFFFFF else np.int64
+
 
 _U64 = np.uint64
 #: 10**1 .. 10**19: a value's decimal width is 1 + how many of these it reaches.
@@ -363,7 +373,7 @@ class Strings:
             made = self._padded[width] = self._build(None, width)
         return made
 
-    def picker(self, width: int, index: Ints) -> Picker:
+    def picker(self, width: int, index: Index) -> Picker:
         """The table that rows picking ``index`` take ``width`` bytes of each item from.
 
         Chunks of rows ask for many widths, and a table made for each (or kept for
@@ -397,7 +407,7 @@ class Strings:
         masks = np.arange(width) < kept[:, None]
         return table, masks.view(f"V{width}").reshape(-1)
 
-    def column_width(self, index: Ints) -> int:
+    def column_width(self, index: Index) -> int:
         """The width to pad to for rows picking ``index``: the cheapest of a table as
         wide as each item length and the cost of putting the rest of every longer
         item picked in place (:data:`_CUT_COST` each)."""
@@ -428,7 +438,7 @@ class Picker:
     padded: npt.NDArray[np.void]
     masks: npt.NDArray[np.void]
     stride: int
-    index: Ints
+    index: Index
 
 
 @dataclass(frozen=True, slots=True)
@@ -436,7 +446,7 @@ class Pick:
     """A column of table entries: row ``i`` prints ``table[index[i]]``."""
 
     table: Strings
-    index: Ints
+    index: Index
 
 
 @dataclass(frozen=True, slots=True)
@@ -676,6 +686,7 @@ __all__ = [
     "Scratch",
     "Strings",
     "decimal_widths",
+    "index_type",
     "render_rows",
     "row_lengths",
     "write_decimals",
