@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -227,21 +228,31 @@ def encode_run(values: list[int]) -> tuple[bytes, np.ndarray]:
 
 
 def encode_array(arr: npt.NDArray[np.uint64]) -> tuple[bytes, np.ndarray]:
-    """:func:`encode_run` of numbers already in an array."""
+    """:func:`encode_run` of numbers already in an array.
+
+    Each pass after the first byte takes only the numbers still going, and the
+    per-number arrays are as small as they can be (byte counts int8, positions
+    int32 where they fit): with nine passes over every number and int64 columns,
+    the 11M numbers of a 16 MB profile took 0.7-1.4 s, mostly in fresh pages."""
     if not len(arr):
         return b"", np.zeros(0, dtype=np.int64)
-    nbytes = np.ones(len(arr), dtype=np.int64)
-    for k in range(1, 10):
-        nbytes += arr >= np.uint64(1 << (7 * k))
-    ends = np.cumsum(nbytes)
+    nbytes = np.ones(len(arr), dtype=np.int8)
+    going = np.flatnonzero(arr >= np.uint64(0x80))
+    longer = [going]  # numbers of more than k bytes, k = 1, 2, ...
+    k = 1
+    while len(going) and k < 9:
+        nbytes[going] += 1
+        k += 1
+        going = going[arr[going] >= np.uint64(1 << (7 * k))]
+        longer.append(going)
+    nbytes[going] += 1  # the 64th bit: a tenth byte
+    kind = np.int32 if 10 * len(arr) <= 0x7FFFFFFF else np.int64
+    ends: npt.NDArray[np.signedinteger[Any]] = np.cumsum(nbytes, dtype=kind)
     starts = ends - nbytes
     out = np.empty(int(ends[-1]), dtype=np.uint8)
-    out[starts] = arr & np.uint64(0x7F)
-    sel = np.flatnonzero(nbytes > 1)
-    k = 1
-    while len(sel):
-        out[starts[sel] + k - 1] |= 0x80
-        out[starts[sel] + k] = (arr[sel] >> np.uint64(7 * k)) & np.uint64(0x7F)
-        k += 1
-        sel = sel[nbytes[sel] > k]
+    out[starts] = arr.astype(np.uint8)  # the low byte; its top bit set below where more follow
+    for k, sel in enumerate(longer, 1):
+        at = starts[sel]
+        out[at + (k - 1)] |= 0x80
+        out[at + k] = (arr[sel] >> np.uint64(7 * k)).astype(np.uint8) & 0x7F
     return out.tobytes(), starts
