@@ -75,9 +75,12 @@ class _Marks:
     """Where one kind of byte is in the text (the text's end appended), searched for
     the next one after any offset and the number in any range."""
 
-    def __init__(self, mask: Flags) -> None:
-        size = np.array([len(mask)], dtype=np.int64)
-        self.at: Ints = np.concatenate([np.flatnonzero(mask), size])
+    def __init__(self, text: npt.NDArray[np.uint8], byte: int) -> None:
+        # the text's end marked too: one array of positions, not a second one joined
+        mask = np.empty(len(text) + 1, dtype=bool)
+        np.equal(text, byte, out=mask[:-1])
+        mask[-1] = True
+        self.at: Ints = np.flatnonzero(mask)
 
     def rank(self, start: Ints) -> Ints:
         """How many come before each of ``start``."""
@@ -103,9 +106,9 @@ class _Scan:
         newlines = np.flatnonzero(text == _NEWLINE)
         self.starts: Ints = np.concatenate([np.zeros(1, dtype=np.int64), newlines + 1])
         self.ends: Ints = np.concatenate([newlines, np.array([size], dtype=np.int64)])
-        self.colons = _Marks(text == _COLON)
-        self.spaces = _Marks(text == _SPACE)
-        self.dots = _Marks(text == _DOT)
+        self.colons = _Marks(text, _COLON)
+        self.spaces = _Marks(text, _SPACE)
+        self.dots = _Marks(text, _DOT)
 
     def _indents(self) -> Ints:
         """Each line's first byte that is not a space (a deep indent declines)."""
@@ -131,16 +134,22 @@ class _Scan:
         every number per pass, as many passes as the longest has digits."""
         length = end - start
         self._require((length > 0) & (length <= _MAX_DIGITS))
-        values = np.zeros(len(start), dtype=np.uint64)
         if not len(start):
-            return values
-        last = self.size - 1
-        for k in range(int(length.max())):
-            more = length > k
-            digit = self.text[np.minimum(start + k, last)] - np.uint8(0x30)
-            self._require((digit < np.uint8(10)) | ~more)
-            step = values * np.uint64(10) + digit
-            np.copyto(values, step, where=more)
+            return np.zeros(0, dtype=np.uint64)
+        text = self.text
+        # the first digit of every number, then each next one of the numbers still going
+        # (inside the text: a range ends at or before it)
+        digits = text[start] - np.uint8(0x30)
+        self._require(digits < np.uint8(10))
+        values = digits.astype(np.uint64)
+        going = np.flatnonzero(length > 1)
+        k = 1
+        while len(going):
+            digits = text[start[going] + k] - np.uint8(0x30)
+            self._require(digits < np.uint8(10))
+            values[going] = values[going] * np.uint64(10) + digits
+            k += 1
+            going = going[length[going] > k]
         return values
 
     def _names(self, start: Ints, end: Ints) -> list[bytes]:
