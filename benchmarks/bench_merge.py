@@ -28,8 +28,10 @@ env:   BENCH_ROOT (default ~/profbench), where build_profiles.sh keeps its data
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -116,8 +118,10 @@ def main() -> int:
     src = a.src.resolve()
     subprocess.run([sys.executable, "-m", "compileall", "-q", str(src / "profdata")], check=True)
     os.environ["PYTHONPATH"] = os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")])
-    results = a.results or Path(tempfile.mkstemp(suffix=".jsonl", prefix="bench-merge-")[1])
     scratch = Path(tempfile.mkdtemp(prefix="bench-merge-"))
+    atexit.register(shutil.rmtree, scratch, True)  # outputs of hundreds of MB a run
+    results = a.results or scratch / "results.jsonl"
+    results.touch()
     cases = [c for c in CASES if a.only in c.name]
     raws = raw_inputs(a.n, max((c.count for c in cases), default=1), a.release, root)
     wants_indexed = any(c.kind == "indexed" for c in cases)

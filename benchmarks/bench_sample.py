@@ -34,11 +34,13 @@ env:   BENCH_ROOT (default ~/profbench); files go to BENCH_ROOT/sample/nN-sS[-lo
 from __future__ import annotations
 
 import argparse
+import atexit
 import io
 import json
 import os
 import pstats
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -321,8 +323,10 @@ def main() -> int:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
     }
-    results = a.results or Path(tempfile.mkstemp(suffix=".jsonl", prefix="bench-sample-")[1])
     scratch = Path(tempfile.mkdtemp(prefix="bench-sample-"))
+    atexit.register(shutil.rmtree, scratch, True)  # outputs of hundreds of MB a run
+    results = a.results or scratch / "results.jsonl"
+    results.touch()
     named = (replace(c, name=c.name.replace("{V}", str(a.variants))) for c in CASES)
     cases = [c for c in named if a.only in c.name]
 

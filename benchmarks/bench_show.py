@@ -29,8 +29,10 @@ env:   BENCH_ROOT (default ~/profbench), where build_profiles.sh keeps its data
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -128,7 +130,10 @@ def main() -> int:
         **os.environ,
         "PYTHONPATH": os.pathsep.join([str(src), os.environ.get("PYTHONPATH", "")]),
     }
-    results = a.results or Path(tempfile.mkstemp(suffix=".jsonl", prefix="bench-show-")[1])
+    scratch = Path(tempfile.mkdtemp(prefix="bench-show-"))
+    atexit.register(shutil.rmtree, scratch, True)
+    results = a.results or scratch / "results.jsonl"
+    results.touch()
 
     rows: list[tuple[int, str, str, bool]] = []
     sizes_of: dict[int, dict[str, int]] = {}
