@@ -154,6 +154,7 @@ def lines(draw: st.DrawFn) -> str:
         f"{pad}!CFGChecksum: 5", f"{pad}!Attributes: 1", "", "   ", "# comment", f"{pad}# c",
         f"{pad}{loc}: 5 ", f"{pad}{loc}:  5", f"{pad}{loc}: 5  f:1", f"{pad}{loc}: vtables v:1",
         "[main:1 @ foo]:5:1", "main:1:2 !Flat", f"{pad}{loc}: 5 f:1 f:2", "main:5", "\t1: 5",
+        f"{pad}7a 5", f"{pad}7.1a 5 f:1", f"{pad}7 5", f"{pad}{loc}: 5x f:1",
     ]))  # fmt: skip
 
 
@@ -217,5 +218,10 @@ def test_written_texts_are_taken_and_odd_ones_declined(tmp_path: Path) -> None:
         "main:1:1\n 1: 5\x00",
         "main:1:1\n 1: vtables v:1",
         "main:1:1 !Flat",
+        "main:1:1\n 7a 5",  # a location ended by another byte than ':' or '.'
+        "main:1:1\n 7.1a 5 f:1",
+        "main:1:1\n 7: 5x f:1",  # samples ended by another byte than a space
+        "main:1:1\n 1.: 5",
+        "main:1:1\n 12345678901234567890: 5",
     ]:
         assert not taken(odd), odd
