@@ -343,13 +343,15 @@ class Strings:
     the picking rows choose) so that a pick is one fixed-size copy (``np.take`` of
     void items)."""
 
-    __slots__ = ("_padded", "blob", "lengths", "starts", "width")
+    __slots__ = ("_padded", "blob", "has_nul", "lengths", "starts", "width")
 
     def __init__(self, items: Sequence[bytes]) -> None:
         self.lengths = np.fromiter(map(len, items), dtype=np.int64, count=len(items))
         self.starts = np.cumsum(self.lengths) - self.lengths
         self.blob = b"".join(items)
         self.width = int(self.lengths.max(initial=0))  # the longest item
+        #: whether an item holds a NUL byte, which a padded table cannot tell from padding
+        self.has_nul = b"\0" in self.blob
         self._padded: dict[int, tuple[npt.NDArray[np.void], npt.NDArray[np.void]]] = {}
 
     def __len__(self) -> int:
@@ -362,6 +364,7 @@ class Strings:
         out.starts = np.append(self.starts, len(self.blob))
         out.blob = self.blob
         out.width = self.width
+        out.has_nul = self.has_nul
         out._padded = {}
         return out
 
@@ -549,6 +552,13 @@ class _Layout:
                 if bool(long.any()) and bool(long[f.index].any()):
                     self.cut[i] = long
             self.widths.append(width)
+        #: no item or constant holds a NUL byte: every NUL of the table is padding, and
+        #: the bytes to keep are found in one pass instead of gathering masks column by
+        #: column (numbers then leave NULs, not zeros, before their digits)
+        self.nul_free = all(
+            not (f.table.has_nul if isinstance(f, Pick) else isinstance(f, bytes) and b"\0" in f)
+            for f in fields
+        )
         self.total = total = sum(self.widths)
         self.piece_rows = max(1, min(_PIECE, _PIECE_BYTES // max(total, 1)))
         count = min(rows, self.piece_rows)
@@ -579,22 +589,32 @@ class _Layout:
                 index = picker.index[start:stop]
                 if picker.stride == width:
                     table[f"f{i}"] = np.take(picker.padded, index)
-                    keep[f"f{i}"] = np.take(picker.masks, index)
+                    if not self.nul_free:
+                        keep[f"f{i}"] = np.take(picker.masks, index)
                 else:  # whole items of a wider table, cut to the column
                     items = np.take(picker.padded, index).view(np.uint8)
                     table_bytes[:, at:end] = items.reshape(count, -1)[:, :width]
-                    masks = np.take(picker.masks, index).view(bool)
-                    keep_bytes[:, at:end] = masks.reshape(count, -1)[:, :width]
+                    if not self.nul_free:
+                        masks = np.take(picker.masks, index).view(bool)
+                        keep_bytes[:, at:end] = masks.reshape(count, -1)[:, :width]
             elif isinstance(f, Decimal):
                 values = f.values[start:stop]
-                _digits(table_bytes[:, at:end], values, next(small))
-                digits = keep_bytes[:, at:end]
-                np.greater_equal(
-                    np.arange(width), width - decimal_widths(values)[:, None], out=digits
-                )
-                if f.where is not None:
-                    digits &= f.where[start:stop, None]
+                block = table_bytes[:, at:end]
+                _digits(block, values, next(small), self.nul_free)
+                where = None if f.where is None else f.where[start:stop, None]
+                if self.nul_free:
+                    if where is not None:
+                        block *= where
+                else:
+                    digits = keep_bytes[:, at:end]
+                    np.greater_equal(
+                        np.arange(width), width - decimal_widths(values)[:, None], out=digits
+                    )
+                    if where is not None:
+                        digits &= where
             at = end
+        if self.nul_free:
+            np.not_equal(table_bytes, 0, out=keep_bytes)
         # boolean indexing, then a copy: numpy's mask runs make it faster than compress
         squeezed = table_bytes.reshape(-1)[keep_bytes.reshape(-1)]
         cuts = self._cuts(start, stop)
@@ -664,16 +684,21 @@ class _Layout:
                 target[a:b] = items[c : c + b - a]
 
 
-def _digits(block: Bytes, values: npt.NDArray[np.uint64], small: bool) -> None:
-    """Each number right-aligned in ``block``'s columns (leading columns of shorter
-    numbers get zeros, which the mask drops); 32-bit arithmetic when it fits."""
+def _digits(block: Bytes, values: npt.NDArray[np.uint64], small: bool, blank: bool) -> None:
+    """Each number right-aligned in ``block``'s columns; the leading columns of shorter
+    numbers get zeros, which the mask drops, or with ``blank`` NUL bytes.  32-bit
+    arithmetic when it fits."""
     kind = np.uint32 if small else np.uint64
     rest: npt.NDArray[np.unsignedinteger] = values.astype(kind)
     ten: npt.NDArray[np.unsignedinteger] = np.array(10, dtype=kind)
     zero: npt.NDArray[np.unsignedinteger] = np.array(ord("0"), dtype=kind)
-    for column in range(block.shape[1] - 1, -1, -1):
+    last = block.shape[1] - 1
+    for column in range(last, -1, -1):
         quotient = rest // ten
-        block[:, column] = rest - quotient * ten + zero
+        digit = rest - quotient * ten + zero
+        if blank and column < last:
+            digit *= rest != 0  # nothing left of the number: a NUL
+        block[:, column] = digit
         rest = quotient
 
 
