@@ -578,41 +578,15 @@ class _Layout:
         """Rows ``start`` to ``stop`` into ``out``, which is exactly their length
         (``offsets``: where every row starts in the whole text)."""
         count = stop - start
-        table, keep = self.table[:count], self.keep[:count]
         table_bytes, keep_bytes = self.table_bytes[:count], self.keep_bytes[:count]
         at = 0
         small = iter(self.small)
         for i, (f, width) in enumerate(zip(self.fields, self.widths, strict=True)):
-            end = at + width
             if isinstance(f, Pick) and width:
-                picker = self.picks[i]
-                index = picker.index[start:stop]
-                if picker.stride == width:
-                    table[f"f{i}"] = np.take(picker.padded, index)
-                    if not self.nul_free:
-                        keep[f"f{i}"] = np.take(picker.masks, index)
-                else:  # whole items of a wider table, cut to the column
-                    items = np.take(picker.padded, index).view(np.uint8)
-                    table_bytes[:, at:end] = items.reshape(count, -1)[:, :width]
-                    if not self.nul_free:
-                        masks = np.take(picker.masks, index).view(bool)
-                        keep_bytes[:, at:end] = masks.reshape(count, -1)[:, :width]
+                self._pick(i, start, stop, at)
             elif isinstance(f, Decimal):
-                values = f.values[start:stop]
-                block = table_bytes[:, at:end]
-                _digits(block, values, next(small), self.nul_free)
-                where = None if f.where is None else f.where[start:stop, None]
-                if self.nul_free:
-                    if where is not None:
-                        block *= where
-                else:
-                    digits = keep_bytes[:, at:end]
-                    np.greater_equal(
-                        np.arange(width), width - decimal_widths(values)[:, None], out=digits
-                    )
-                    if where is not None:
-                        digits &= where
-            at = end
+                self._number(i, f, start, stop, at, next(small))
+            at += width
         if self.nul_free:
             np.not_equal(table_bytes, 0, out=keep_bytes)
         # boolean indexing, then a copy: numpy's mask runs make it faster than compress
@@ -623,6 +597,42 @@ class _Layout:
             return
         rows, columns = cuts
         self._put_back(squeezed, out, start, offsets[start:stop] - offsets[start], rows, columns)
+
+    def _pick(self, i: int, start: int, stop: int, at: int) -> None:
+        """Field ``i``, a table column starting at byte ``at`` of a row, of rows ``start``
+        to ``stop``: the picked items (and their masks where NULs may be text)."""
+        count, width = stop - start, self.widths[i]
+        picker = self.picks[i]
+        index = picker.index[start:stop]
+        if picker.stride == width:
+            self.table[:count][f"f{i}"] = np.take(picker.padded, index)
+            if not self.nul_free:
+                self.keep[:count][f"f{i}"] = np.take(picker.masks, index)
+            return
+        # whole items of a wider table, cut to the column
+        items = np.take(picker.padded, index).view(np.uint8)
+        self.table_bytes[:count, at : at + width] = items.reshape(count, -1)[:, :width]
+        if not self.nul_free:
+            masks = np.take(picker.masks, index).view(bool)
+            self.keep_bytes[:count, at : at + width] = masks.reshape(count, -1)[:, :width]
+
+    def _number(self, i: int, f: Decimal, start: int, stop: int, at: int, small: bool) -> None:
+        """Field ``i``, a number column starting at byte ``at`` of a row, of rows ``start``
+        to ``stop``: the digits right-aligned (and which bytes are digits where NULs may
+        be text)."""
+        count, width = stop - start, self.widths[i]
+        values = f.values[start:stop]
+        block = self.table_bytes[:count, at : at + width]
+        _digits(block, values, small, self.nul_free)
+        where = None if f.where is None else f.where[start:stop, None]
+        if self.nul_free:
+            if where is not None:
+                block *= where
+            return
+        digits = self.keep_bytes[:count, at : at + width]
+        np.greater_equal(np.arange(width), width - decimal_widths(values)[:, None], out=digits)
+        if where is not None:
+            digits &= where
 
     def _cuts(self, start: int, stop: int) -> tuple[Ints, Ints] | None:
         """The rows of the piece (from ``start``) that pick a cut item, and in which
