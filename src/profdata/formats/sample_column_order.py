@@ -310,7 +310,7 @@ class ColumnOrder:
         numbers[head_row] = cols.rec_samples[self.order]
         numbers[target_row] = self.target_count
         ends = Strings([b"\n", lead.encode(), b""])
-        end_index = np.empty(rows, dtype=np.int32)
+        end_index = np.empty(rows, dtype=index_type(len(ends)))
         end_index[head_row] = per_line > 0
         end_index[target_row] = np.where(last, 0, 2)
         fields: list[Field] = [Pick(texts, text_index), Decimal(numbers), Pick(ends, end_index)]
