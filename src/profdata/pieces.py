@@ -6,12 +6,15 @@ pieces must be written, or copied, one after the other as they come.  A
 :class:`Stream` marks such pieces among ordinary ones, made in batches (a
 chunk's pieces); :func:`flat` hands every piece over in turn, :func:`joined`
 copies them into one ``bytes`` and :func:`write_pieces` writes them to a file
-descriptor a batch at a time.
+descriptor a batch at a time.  A stream whose batches are :class:`Chunks` (each
+made on its own, in any order) may be written by two processes taking turns
+(:mod:`profdata.turns`).
 """
 
 from __future__ import annotations
 
 import os
+from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 
 Piece = bytes | bytearray | memoryview
@@ -28,6 +31,21 @@ def _iov_max() -> int:
 _IOV_MAX = _iov_max()
 
 
+class Chunks(ABC):
+    """Batches that can be made in any order, each on its own (a batch is good only
+    until the next one is made by the same process)."""
+
+    @abstractmethod
+    def __len__(self) -> int: ...
+
+    @abstractmethod
+    def render(self, k: int) -> Sequence[memoryview]:
+        """Batch ``k``."""
+
+    def __iter__(self) -> Iterator[Sequence[memoryview]]:
+        return (self.render(k) for k in range(len(self)))
+
+
 class Stream:
     """Pieces made as they are taken, in batches each good only until the next batch
     is taken; taken once (a second pass would find the buffers reused)."""
@@ -37,12 +55,16 @@ class Stream:
     def __init__(self, batches: Iterable[Sequence[memoryview]]) -> None:
         self._batches: Iterable[Sequence[memoryview]] | None = batches
 
-    def batches(self) -> Iterator[Sequence[memoryview]]:
-        """The pieces a batch at a time."""
+    def take(self) -> Iterable[Sequence[memoryview]]:
+        """The batches, as given (:class:`Chunks`, for one)."""
         batches, self._batches = self._batches, None
         if batches is None:
             raise RuntimeError("the pieces of a stream are taken once")
-        return iter(batches)
+        return batches
+
+    def batches(self) -> Iterator[Sequence[memoryview]]:
+        """The pieces a batch at a time."""
+        return iter(self.take())
 
     def __iter__(self) -> Iterator[memoryview]:
         for batch in self.batches():
@@ -67,20 +89,28 @@ def write_pieces(fd: int, chunks: Iterable[Chunk]) -> None:
 
     A dump of 190k nodes is 380k pieces: written one by one (``writelines``, each
     copied into the file object's buffer) they took 0.17 s to ``/dev/null`` and
-    0.33 s into a pipe, in batches 0.05 s and 0.13-0.19 s."""
+    0.33 s into a pipe, in batches 0.05 s and 0.13-0.19 s.  A stream of
+    :class:`Chunks` may be written by two processes (:func:`profdata.turns.write_in_turns`)."""
     waiting: list[Piece] = []
     for chunk in chunks:
         if isinstance(chunk, Stream):
-            _write_batch(fd, waiting)
+            write_batch(fd, waiting)
             waiting = []
-            for batch in chunk.batches():
-                _write_batch(fd, batch)
+            batches = chunk.take()
+            if isinstance(batches, Chunks):
+                from profdata.turns import write_in_turns  # which imports this module
+
+                if write_in_turns(fd, batches):
+                    continue
+            for batch in batches:
+                write_batch(fd, batch)
         else:
             waiting.append(chunk)
-    _write_batch(fd, waiting)
+    write_batch(fd, waiting)
 
 
-def _write_batch(fd: int, pieces: Sequence[Piece]) -> None:
+def write_batch(fd: int, pieces: Sequence[Piece]) -> None:
+    """``pieces`` written to ``fd``, up to :data:`_IOV_MAX` a call."""
     for first in range(0, len(pieces), _IOV_MAX):
         group = pieces[first : first + _IOV_MAX]
         written = _writev(fd, group)
@@ -115,4 +145,4 @@ def joined(chunks: Iterable[Chunk]) -> bytes:
     return bytes(out)
 
 
-__all__ = ["Chunk", "Piece", "Stream", "flat", "joined", "write_pieces"]
+__all__ = ["Chunk", "Chunks", "Piece", "Stream", "flat", "joined", "write_batch", "write_pieces"]

@@ -19,10 +19,9 @@ numbers from LLVM 18, are the caller's to decline).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import cached_property
-from itertools import pairwise
 
 import numpy as np
 import numpy.typing as npt
@@ -42,6 +41,7 @@ from profdata.model.names import name_bytes, names_bytes
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import LineLocation
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
+from profdata.pieces import Chunks
 
 U32 = 0xFFFFFFFF
 #: nodes nested deeper than this are left to the object path: the printers' text for
@@ -411,14 +411,21 @@ def framed_stream(
     body: BodyRows,
     tail: Sequence[Field],
     *,
+    lead: bytes = b"",
     reuse: bool = True,
-) -> Iterator[list[memoryview]]:
+) -> Framed:
     """Each node of ``order`` in turn as its ``head`` row, its ``body`` rows and its
-    ``tail`` row, as pieces to write, in batches (a chunk of nodes each).  With
-    ``reuse`` a batch is good only until the next one is taken: the nodes are
-    rendered a chunk at a time into buffers that every chunk reuses, so a dump of
-    hundreds of megabytes never has its whole text in memory (whose fresh pages
-    cost about as much as rendering it).
+    ``tail`` row, after ``lead``, as pieces to write in batches (:class:`Framed`;
+    without ``reuse`` every batch has buffers of its own, good for ever)."""
+    return Framed(order, head, body, tail, lead, reuse=reuse)
+
+
+class Framed(Chunks):
+    """The batches of :func:`framed_stream`, a chunk of nodes each, made in any order
+    (:mod:`profdata.turns` has two processes make them); a batch is good only until
+    the next one is made: the nodes are rendered a chunk at a time into buffers that
+    every chunk reuses, so a dump of hundreds of megabytes never has its whole text
+    in memory (whose fresh pages cost about as much as rendering it).
 
     A node's tail and the next node's head are rendered as one row (frame ``p`` of
     ``len(order) + 1``: the tail of node ``order[p - 1]``, then the head of
@@ -429,54 +436,84 @@ def framed_stream(
     A chunk's body rows are rendered a group of classes at a time, each group's
     table as wide as its own rows need: JSON rows padded to the deepest node's
     indents were three times the text (1.2 GB of table for 0.4 GB of text)."""
-    count = len(order)
-    if not count:
-        return
-    rows = count + 1
-    valid = np.ones(rows, dtype=bool)
-    before = np.concatenate([[0], order])  # frame p: the tail of the node before it
-    valid[0] = False
-    frame_fields = [_row_field(f, before, valid) for f in tail]
-    after = np.append(order, 0)  # frame p: the head of node order[p]
-    valid = np.ones(rows, dtype=bool)
-    valid[count] = False
-    frame_fields += [_row_field(f, after, valid) for f in head]
-    sizes = np.diff(body.at)[order]  # body rows of each node in print order
-    classes = np.zeros(count, dtype=np.int64) if body.classes is None else body.classes[order]
-    # chunks of whole nodes: a node weighs its rows and one more
-    weight = np.cumsum(sizes + 1) - (sizes + 1)
-    chunk = weight // _CHUNK_ROWS
-    bounds = [0, *(np.flatnonzero(chunk[1:] != chunk[:-1]) + 1).tolist(), count]
-    frame_scratch = Scratch() if reuse else None
-    scratches: list[Scratch | None] = []
-    for first, last in pairwise(bounds):
-        frames, frame_at = render_rows(
-            [_rows_of(f, slice(first, last)) for f in frame_fields], last - first, frame_scratch
+
+    def __init__(
+        self,
+        order: Ints,
+        head: Sequence[Field],
+        body: BodyRows,
+        tail: Sequence[Field],
+        lead: bytes = b"",
+        *,
+        reuse: bool = True,
+    ) -> None:
+        count = len(order)
+        self._order, self._body, self._lead, self._reuse = order, body, lead, reuse
+        self._frame_scratch = Scratch() if reuse else None
+        self._scratches: list[Scratch | None] = []
+        self._bounds: list[int] = []
+        if not count:
+            return
+        rows = count + 1
+        valid = np.ones(rows, dtype=bool)
+        before = np.concatenate([[0], order])  # frame p: the tail of the node before it
+        valid[0] = False
+        self._frame_fields = [_row_field(f, before, valid) for f in tail]
+        after = np.append(order, 0)  # frame p: the head of node order[p]
+        valid = np.ones(rows, dtype=bool)
+        valid[count] = False
+        self._frame_fields += [_row_field(f, after, valid) for f in head]
+        self._sizes = sizes = np.diff(body.at)[order]  # body rows of each node in print order
+        self._classes = (
+            np.zeros(count, dtype=np.int64) if body.classes is None else body.classes[order]
         )
-        nodes = order[first:last]
-        lengths = sizes[first:last]
-        group = _groups(classes[first:last], lengths)
+        # chunks of whole nodes: a node weighs its rows and one more
+        weight = np.cumsum(sizes + 1) - (sizes + 1)
+        chunk = weight // _CHUNK_ROWS
+        self._bounds = [0, *(np.flatnonzero(chunk[1:] != chunk[:-1]) + 1).tolist(), count]
+
+    def __len__(self) -> int:
+        """The chunks and the last frame; none without a node (nor ``lead``)."""
+        return len(self._bounds)
+
+    def render(self, k: int) -> list[memoryview]:
+        lead = [memoryview(self._lead)] if k == 0 and self._lead else []
+        if k == len(self._bounds) - 1:  # the last node's tail
+            rows = len(self._order) + 1
+            last = [_rows_of(f, slice(rows - 1, rows)) for f in self._frame_fields]
+            frames, _ = render_rows(last, 1)
+            return [*lead, frames.data] if len(frames) else lead
+        return lead + self._chunk(self._bounds[k], self._bounds[k + 1])
+
+    def _chunk(self, first: int, last: int) -> list[memoryview]:
+        """Nodes ``first`` to ``last`` of the order, with the frames before each."""
+        body = self._body
+        frames, frame_at = render_rows(
+            [_rows_of(f, slice(first, last)) for f in self._frame_fields],
+            last - first,
+            self._frame_scratch,
+        )
+        nodes = self._order[first:last]
+        lengths = self._sizes[first:last]
+        group = _groups(self._classes[first:last], lengths)
         texts = [frames.data]
         source = np.zeros(len(nodes), dtype=np.int64)
         start = np.zeros(len(nodes), dtype=np.int64)
         end = np.zeros(len(nodes), dtype=np.int64)
         for g in range(int(group.max()) + 1):
             mine = np.flatnonzero(group == g)
-            if g == len(scratches):
-                scratches.append(Scratch() if reuse else None)
+            if g == len(self._scratches):
+                self._scratches.append(Scratch() if self._reuse else None)
             picked = spans(body.at[nodes[mine]], lengths[mine])
             text, text_at = render_rows(
-                [_rows_of(f, picked) for f in body.fields], len(picked), scratches[g]
+                [_rows_of(f, picked) for f in body.fields], len(picked), self._scratches[g]
             )
             node_at = np.zeros(len(mine) + 1, dtype=np.int64)
             np.cumsum(lengths[mine], out=node_at[1:])
             source[mine] = len(texts)
             start[mine], end[mine] = text_at[node_at[:-1]], text_at[node_at[1:]]
             texts.append(text.data)
-        yield _interleaved(texts, frame_at, source, start, end)
-    frames, _ = render_rows([_rows_of(f, slice(count, rows)) for f in frame_fields], 1)
-    if len(frames):
-        yield [frames.data]
+        return _interleaved(texts, frame_at, source, start, end)
 
 
 def _groups(classes: Ints, lengths: Ints) -> Ints:
@@ -544,4 +581,4 @@ def _row_field(field: Field, nodes: Ints, valid: npt.NDArray[np.bool_]) -> Field
     return Decimal(field.values[nodes], where)
 
 
-__all__ = ["BodyRows", "ColumnOrder", "framed_stream", "location_text"]
+__all__ = ["BodyRows", "ColumnOrder", "Framed", "framed_stream", "location_text"]

@@ -29,8 +29,7 @@ prints it (and reports every fault):
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from itertools import chain
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -72,7 +71,7 @@ def read_for_dump(
 class ColumnDump(ColumnOrder):
     """The walks that print ordered columns as ``show`` does, as text or JSON."""
 
-    def text(self) -> Iterator[list[memoryview]]:
+    def text(self) -> Iterable[Sequence[memoryview]]:
         """``FunctionSamples::print`` of every function (no checksum, no vtables here).
 
         Rendered as tables (:func:`~profdata.formats.row_text.render_rows`): the body
@@ -148,7 +147,7 @@ class ColumnDump(ColumnOrder):
         ]
         return framed_stream(order, head_fields, body, tail_fields)
 
-    def json(self) -> Iterator[list[memoryview]]:
+    def json(self) -> Iterable[Sequence[memoryview]]:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
         objects; a node at depth D opens at indent 2 + 8 D.
 
@@ -156,7 +155,7 @@ class ColumnDump(ColumnOrder):
         table, each node's text before its records and after them (with the
         brackets of the nodes it ends) as two more, joined node by node."""
         if not self.top:
-            return iter([[memoryview(b"[]\n")]])
+            return [[memoryview(b"[]\n")]]
         cols = self.cols
         nodes = len(cols.node_parent)
         depths = self.depths
@@ -254,7 +253,7 @@ class ColumnDump(ColumnOrder):
             Pick(Strings([b"", b"\n]\n"]), end),
         ]
         body = self._json_body(quoted)
-        return chain([[memoryview(b"[")]], framed_stream(order, head_fields, body, tail_fields))
+        return framed_stream(order, head_fields, body, tail_fields, lead=b"[")
 
     def _json_body(self, quoted: list[bytes]) -> BodyRows:
         """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)
