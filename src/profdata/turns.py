@@ -24,9 +24,9 @@ import signal
 import warnings
 from contextlib import suppress
 
-from profdata.ops.cpus import idle_cpus
-from profdata.ops.reaping import join_reapers, reap_later
+from profdata.cpus import idle_cpus
 from profdata.pieces import Chunks, write_batch
+from profdata.reaping import join_reapers, reap_later
 
 __all__ = ["MIN_CHUNKS", "write_in_turns"]
 

@@ -58,6 +58,7 @@ from functools import cached_property
 import numpy as np
 import numpy.typing as npt
 
+from profdata.cpus import idle_cpus
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
 from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
@@ -75,7 +76,6 @@ from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import md5_hashes, name_bytes
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
-from profdata.ops.cpus import idle_cpus
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
@@ -101,7 +101,7 @@ from profdata.ops.merge_value_store import (
     beyond_cut,
 )
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
-from profdata.ops.reaping import join_reapers, reap_later
+from profdata.reaping import join_reapers, reap_later
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary

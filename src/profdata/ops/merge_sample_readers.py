@@ -24,9 +24,9 @@ from collections.abc import Callable, Generator, Sequence
 from contextlib import suppress
 from typing import BinaryIO, TypeVar
 
-from profdata.ops.cpus import idle_cpus
+from profdata.cpus import idle_cpus
 from profdata.ops.merge_inputs import WeightedFile
-from profdata.ops.reaping import join_reapers
+from profdata.reaping import join_reapers
 
 T = TypeVar("T")
 

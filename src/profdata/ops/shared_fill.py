@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from profdata.ops.cpus import idle_cpus
-from profdata.ops.reaping import join_reapers, reap_later
+from profdata.cpus import idle_cpus
+from profdata.reaping import join_reapers, reap_later
 
 Bytes = npt.NDArray[np.uint8]
 

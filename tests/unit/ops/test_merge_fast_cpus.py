@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from profdata.ops import cpus as cpus_module
+from profdata import cpus as cpus_module
+from profdata.cpus import idle_cpus, runnable_others
 from profdata.ops import merge_fast
-from profdata.ops.cpus import idle_cpus, runnable_others
 from tests.unit.ops.test_merge_fast import _one_function, _write, merge
 
 

@@ -11,7 +11,7 @@ import numpy.typing as npt
 import pytest
 
 from profdata.ops import shared_fill
-from profdata.ops.reaping import join_reapers
+from profdata.reaping import join_reapers
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
 

@@ -1,4 +1,4 @@
-"""``profdata.ops.reaping``: workers reaped by threads, and waited for before a fork."""
+"""``profdata.reaping``: workers reaped by threads, and waited for before a fork."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from profdata.ops.reaping import join_reapers, reap_later
+from profdata.reaping import join_reapers, reap_later
 
 pytestmark = pytest.mark.skipif(
     not hasattr(os, "fork") or not Path("/proc/self").exists(), reason="forks, looks at /proc"
