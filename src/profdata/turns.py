@@ -21,10 +21,10 @@ from __future__ import annotations
 import errno
 import os
 import signal
-import warnings
 from contextlib import suppress
 
 from profdata.cpus import idle_cpus
+from profdata.offload import fork
 from profdata.pieces import Chunks, write_batch
 from profdata.reaping import join_reapers, reap_later
 
@@ -44,15 +44,12 @@ def write_in_turns(fd: int, chunks: Chunks) -> bool:
     count = len(chunks)
     if count < MIN_CHUNKS or not hasattr(os, "fork"):
         return False
-    join_reapers()  # no thread may run across the fork
+    join_reapers()  # before counting: a reaper is a runnable thread
     if idle_cpus() < 2:
         return False
     to_child, from_parent = _pipe()
     to_parent, from_child = _pipe()
-    with warnings.catch_warnings():
-        # the main thread waits for this one (cli.run_with_deep_stack) and holds no lock
-        warnings.simplefilter("ignore", DeprecationWarning)
-        pid = os.fork()
+    pid = fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(to_child)
         os.close(from_child)
@@ -116,8 +113,6 @@ def _pass(pipe: int) -> None:
 def _child(fd: int, chunks: Chunks, turns: int, words: int) -> None:  # pragma: no cover
     """The odd batches, each written in its turn; leave without the interpreter's
     tear-down (nothing of the parent's, such as buffered output, is flushed here)."""
-    with suppress(ValueError, OSError):
-        signal.signal(signal.SIGINT, signal.SIG_DFL)  # Ctrl-C reaches the parent too
     try:
         for k in range(1, len(chunks), 2):
             try:

@@ -13,14 +13,19 @@ never be taken.
 
 from __future__ import annotations
 
+import dataclasses
+import re
+from itertools import pairwise
 from pathlib import Path
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from profdata.errors import ProfdataError
-from profdata.formats import sample_text
+from profdata.errors import ColumnsDeclined, ProfdataError
+from profdata.formats import sample_text, sample_text_columns
+from profdata.formats.sample_columns import ProfileColumns
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.formats.sample_text_columns import read_text_columns
 from profdata.model.sample import FunctionSamples, SampleProfile
@@ -225,3 +230,71 @@ def test_written_texts_are_taken_and_odd_ones_declined(tmp_path: Path) -> None:
         "main:1:1\n 12345678901234567890: 5",
     ]:
         assert not taken(odd), odd
+
+
+# -- a text read in parts ----------------------------------------------------------------
+def same_columns(a: ProfileColumns, b: ProfileColumns) -> bool:
+    """Every column equal, numbers with their types."""
+    for f in dataclasses.fields(ProfileColumns):
+        x, y = getattr(a, f.name), getattr(b, f.name)
+        if isinstance(x, np.ndarray):
+            if x.dtype != y.dtype or not np.array_equal(x, y):
+                return False
+        elif x != y:
+            return False
+    return True
+
+
+def read_in_parts(data: bytes, cuts: list[int]) -> ProfileColumns | None:
+    """``data`` cut before the header lines at ``cuts`` (the trailing newline dropped, as
+    the reader drops it), each part read on its own and the parts joined."""
+    stop = len(data) - data.endswith(b"\n")
+    bounds = [0, *cuts, stop + 1]
+    try:
+        return sample_text_columns.joined_parts(
+            [sample_text_columns._Scan(data, a, b - 1).part() for a, b in pairwise(bounds)]
+        )
+    except ColumnsDeclined:
+        return None
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    data=st.one_of(texts(), profiles(COUNTS).filter(
+        lambda p: len(p.profiles) > 1 and plain_names(p)
+    ).map(sample_text.write)),
+    picks=st.lists(st.integers(0, 1 << 16), min_size=1, max_size=3),
+)  # fmt: skip
+def test_a_text_read_in_parts_is_the_text_read_whole(data: bytes, picks: list[int]) -> None:
+    """Cut before any header lines (as a large text is cut, and its second part read by
+    another process): the parts joined are the whole text's columns, declined alike."""
+    whole = read_text_columns(memoryview(data), None, release(22))
+    starts = [m.start() + 1 for m in re.finditer(rb"\n[^ ]", data.rstrip(b"\n"))]
+    if whole is None and not starts:
+        return
+    cuts = sorted({starts[p % len(starts)] for p in picks}) if starts else []
+    event(f"{len(cuts) + 1} parts")
+    if data[:1] in (b"", b"#", b"\n") or any(odd in data for odd in sample_text_columns._ODD):
+        assert whole is None  # declined before any part is read
+        return
+    parts = read_in_parts(data, cuts)
+    event("declined" if whole is None else "taken")
+    assert (parts is None) == (whole is None)
+    if whole is not None and parts is not None:
+        assert same_columns(whole[1], parts)
+
+
+def test_parts_join_names_headers_first_then_call_sites_then_targets() -> None:
+    """Each part names a header, a call site and a call target of its own, and the second
+    names the first's call target as a call site: the order of one read."""
+    data = (
+        b"a:9:1\n 1: 4 ta:2 tz:1\n 2: ca:5\n  1: 5 tb:1\n"
+        b"b:7:2\n 1: 3 tb:1 tc:2\n 2: ta:4\n  1: 4\n 3: cb:0\n"
+    )
+    whole = read_text_columns(memoryview(data), None, release(22))
+    assert whole is not None
+    assert whole[1].names == ["a", "b", "ca", "ta", "cb", "tz", "tb", "tc"]
+    parts = read_in_parts(data, [data.index(b"b:7")])
+    assert parts is not None and same_columns(whole[1], parts)
+    assert parts.tgt_rec.tolist() == [0, 0, 1, 2, 2]  # the second part's records follow
+    assert parts.node_parent.tolist() == [-1, 0, -1, 2, 2]

@@ -1,0 +1,120 @@
+"""A part of a job computed in a forked child (:mod:`profdata.offload`), and the text
+sample reader that reads a large text's second half that way."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import numpy as np
+import pytest
+
+from profdata import offload as offload_module
+from profdata.formats import sample_text_columns
+from profdata.formats.sample_text_columns import read_text_columns
+from profdata.offload import offload
+from profdata.releases import release
+from tests.property.test_sample_text_columns import same_columns
+
+
+@pytest.fixture
+def idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
+
+
+def test_the_childs_result_comes_back(idle: None) -> None:
+    parent = os.getpid()
+    started = offload(lambda: (os.getpid(), np.arange(100_000, dtype=np.uint64)))
+    assert started is not None
+    pid, values = started.result(lambda: (0, np.zeros(0, dtype=np.uint64)))
+    assert pid not in (0, parent)  # computed there
+    assert np.array_equal(values, np.arange(100_000, dtype=np.uint64))
+
+
+def test_a_failed_child_leaves_the_part_to_this_process(idle: None) -> None:
+    def fail() -> int:
+        raise MemoryError
+
+    def die() -> int:
+        os._exit(3)  # as if killed
+
+    for work in (fail, die):
+        started = offload(work)
+        assert started is not None
+        assert started.result(lambda: 42) == 42
+
+
+def test_a_cancelled_child_is_stopped(idle: None) -> None:
+    read_end, write_end = os.pipe()
+
+    def wait_for_ever() -> int:
+        os.read(read_end, 1)  # nobody writes
+        return 1
+
+    started = offload(wait_for_ever)
+    assert started is not None
+    started.cancel()
+    os.close(read_end)
+    os.close(write_end)
+
+
+def test_nothing_is_started_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
+    assert offload(lambda: 1) is None
+
+
+TEXT = b"".join(
+    b"f%d:%d:%d\n 1: %d g:%d h%d:1\n 2: c%d:%d\n  1: %d\n" % (k, 9 * k, k, k, k, k % 7, k % 5, k, k)
+    for k in range(1, 400)
+)
+
+
+def _read_split(monkeypatch: pytest.MonkeyPatch, data: bytes) -> object:
+    monkeypatch.setattr(sample_text_columns, "_SPLIT_BYTES", 0)
+    return read_text_columns(memoryview(data), None, release(22))
+
+
+def test_a_text_read_in_two_processes_is_the_text_read_in_one(
+    idle: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    whole = read_text_columns(memoryview(TEXT), None, release(22))
+    assert whole is not None and len(TEXT) < sample_text_columns._SPLIT_BYTES
+    started: list[int] = []
+    real = offload
+
+    def counted(work: Callable[[], object]) -> object:
+        started.append(1)
+        return real(work)
+
+    monkeypatch.setattr(sample_text_columns, "offload", counted)
+    split = _read_split(monkeypatch, TEXT)
+    assert started == [1]
+    assert isinstance(split, tuple) and same_columns(whole[1], split[1])
+
+
+def test_a_second_half_the_child_declines_declines_the_text(
+    idle: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    odd = TEXT + b"z:1:1\n !CFGChecksum: 5\n"  # probe-based: the object reader reads it
+    assert read_text_columns(memoryview(odd), None, release(22)) is None
+    assert _read_split(monkeypatch, odd) is None
+    twice = TEXT + b"f1:1:1\n"  # a header of the first half again
+    assert _read_split(monkeypatch, twice) is None
+
+
+def test_a_child_that_dies_leaves_its_half_to_this_process(
+    idle: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent = os.getpid()
+    real = sample_text_columns._part_or_none
+
+    def dying(raw: bytes, start: int, stop: int) -> object:
+        if os.getpid() != parent:
+            os._exit(9)
+        return real(raw, start, stop)
+
+    monkeypatch.setattr(sample_text_columns, "_part_or_none", dying)
+    whole = read_text_columns(memoryview(TEXT), None, release(22))
+    split = _read_split(monkeypatch, TEXT)
+    assert whole is not None and isinstance(split, tuple)
+    assert same_columns(whole[1], split[1])
