@@ -469,6 +469,22 @@ def merge_map_key(context: SampleContext, release: Release, md5: bool) -> object
     return context
 
 
+def name_map_order(names: Sequence[str], release: Release) -> list[int]:
+    """:func:`release_map_order` of a profile of plain functions named ``names`` (in the
+    order read, MD5 names not taken as hashes) as indexes into ``names``: the keys are
+    hashed from the names alone (a stand-in ``FunctionSamples`` per function cost
+    0.2 s for 50,000)."""
+    contexts = [SampleContext(name) for name in names]
+    if release.sample_string_map_profiles:
+        keys = [string_map_key(c) for c in contexts]
+        index_of: dict[bytes, int] = {}
+        for index, key in enumerate(keys):
+            index_of.setdefault(key, index)
+        return [index_of[key] for key in StringMapTable.filled(keys, xxh3=False).order()]
+    md5_frames = release.sample_cs_hash_md5_frames
+    return unordered_map_order([context_hash(c, md5_frames, False) for c in contexts])
+
+
 def release_map_order(
     profile: SampleProfile, release: Release, md5_names: bool | None = None
 ) -> list[FunctionSamples]:

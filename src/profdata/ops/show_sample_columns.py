@@ -43,8 +43,8 @@ from profdata.formats.sample_column_order import (
 from profdata.formats.sample_column_reads import read_sample_columns
 from profdata.formats.sample_columns import ProfileColumns
 from profdata.model.names import ENCODING, ERRORS, name_bytes, names_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
-from profdata.model.sample_map_order import release_map_order
+from profdata.model.sample import SampleProfile
+from profdata.model.sample_map_order import name_map_order
 from profdata.releases import Release
 
 U32 = 0xFFFFFFFF
@@ -342,25 +342,34 @@ class ColumnDump(ColumnOrder):
         included) in the reader's map order, and its node."""
         cols = self.cols
         names = self.names
-        parents = cols.node_parent.tolist()
-        roots = list(range(len(parents)))
-        for node, parent in enumerate(parents):
-            if parent >= 0:
-                roots[node] = roots[parent]
-        largest = np.zeros(len(parents), dtype=np.uint64)
+        parent = cols.node_parent
+        # each node's function: its parent's, found for all nodes by pointer jumping
+        root = np.where(parent < 0, np.arange(len(parent), dtype=np.int64), parent)
+        while len(root):
+            up = root[root]
+            if np.array_equal(up, root):
+                break
+            root = up
+        largest = np.zeros(len(parent), dtype=np.uint64)
         if len(cols.rec_node):
-            at = np.array(roots, dtype=np.int64)[cols.rec_node]
-            np.maximum.at(largest, at, cols.rec_samples)
-        top = np.flatnonzero(cols.node_parent < 0).tolist()  # file order: the map's inserts
-        node_name = cols.node_name.tolist()
-        stand_in = SampleProfile(
-            profiles={(c := SampleContext(names[node_name[n]])): FunctionSamples(c) for n in top}
+            at = root[cols.rec_node]
+            if bool(np.all(at[1:] >= at[:-1])):  # a function's records are together
+                first = np.flatnonzero(np.concatenate([[True], at[1:] != at[:-1]]))
+                largest[at[first]] = np.maximum.reduceat(cols.rec_samples, first)
+            else:
+                np.maximum.at(largest, at, cols.rec_samples)
+        top = np.flatnonzero(parent < 0)  # file order: the map's inserts
+        top_names = [names[k] for k in cols.node_name[top].tolist()]
+        in_order = name_map_order(top_names, release)
+        ordered = top[in_order].tolist()
+        rows = list(
+            zip(
+                [top_names[k] for k in in_order],
+                cols.node_total[ordered].tolist(),
+                largest[ordered].tolist(),
+                strict=True,
+            )
         )
-        node_of = {names[node_name[n]]: n for n in top}
-        ordered = [node_of[fs.name] for fs in release_map_order(stand_in, release, False)]
-        totals = cols.node_total.tolist()
-        maxima = largest.tolist()
-        rows = [(names[node_name[n]], totals[n], maxima[n]) for n in ordered]
         return rows, ordered
 
     def entry_samples(self, node: int) -> int:

@@ -7,13 +7,19 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile
 from profdata.model.sample_map_order import (
     UnorderedMapTable,
     hash_combine_range,
     hash_short,
+    name_map_order,
+    release_map_order,
     unordered_map_order,
 )
+from profdata.releases import release
 
 M64 = (1 << 64) - 1
 
@@ -140,3 +146,23 @@ def test_unordered_map_erase_matches_libstdcxx(n: int, later: int, tmp_path: Pat
         for key in drawn[n:]:
             table.insert(key)
         assert table.order() == [int(t) for t in out.split()]
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    names=st.lists(
+        st.text(st.characters(min_codepoint=0x21, max_codepoint=0x2FF), min_size=1, max_size=40)
+        | st.integers(0, (1 << 64) - 1).map(str),
+        unique=True,
+        max_size=60,
+    ),
+    number=st.sampled_from([13, 14, 16, 19, 22]),
+)
+def test_the_map_order_of_names_is_that_of_their_profiles(names: list[str], number: int) -> None:
+    """The order from names alone (``show --topn`` from columns) is the order of a
+    profile of those functions, decimal names (MD5 values elsewhere) included."""
+    profile = SampleProfile(
+        profiles={(c := SampleContext(name)): FunctionSamples(c) for name in names}
+    )
+    whole = release_map_order(profile, release(number), False)
+    assert [names[k] for k in name_map_order(names, release(number))] == [fs.name for fs in whole]
