@@ -24,9 +24,12 @@ from __future__ import annotations
 
 from array import array
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import ColumnsDeclined, ProfdataError
 from profdata.formats._binary import ByteReader
@@ -43,9 +46,11 @@ from profdata.formats.sample_extbinary import (
 )
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import SampleContext, SampleProfile
+from profdata.offload import offload
 from profdata.releases import Release
 
 U32 = 0xFFFFFFFF
+Buffer = bytes | bytearray | memoryview
 
 
 @dataclass(slots=True)
@@ -236,6 +241,105 @@ def _columns(
     )
 
 
+def concatenated(
+    parts: Sequence[ProfileColumns],
+    names: list[str],
+    contexts: list[SampleContext] | None = None,
+    name_maps: Sequence[Ints] | None = None,
+) -> ProfileColumns:
+    """The profiles of ``parts`` one after the other, as one read gives them: the
+    nodes and records of each part numbered after the earlier parts'; names indexes
+    taken through each part's ``name_maps`` (its table's index in ``names``) if given."""
+    nodes = np.cumsum([0, *(len(c.node_parent) for c in parts)]).tolist()
+    records = np.cumsum([0, *(len(c.rec_node) for c in parts)]).tolist()
+
+    def named(k: int, index: Ints) -> Ints:
+        return index if name_maps is None else name_maps[k][index]
+
+    def joined(column: str) -> npt.NDArray[Any]:
+        return np.concatenate([getattr(c, column) for c in parts])
+
+    def parents(k: int, c: ProfileColumns) -> Ints:
+        return np.where(c.node_parent < 0, c.node_parent, c.node_parent + nodes[k])
+
+    return ProfileColumns(
+        names=names,
+        contexts=contexts,
+        node_parent=np.concatenate([parents(k, c) for k, c in enumerate(parts)]),
+        node_name=np.concatenate([named(k, c.node_name) for k, c in enumerate(parts)]),
+        node_total=joined("node_total"),
+        node_head=joined("node_head"),
+        node_site=joined("node_site"),
+        rec_node=np.concatenate([c.rec_node + nodes[k] for k, c in enumerate(parts)]),
+        rec_loc=joined("rec_loc"),
+        rec_samples=joined("rec_samples"),
+        tgt_rec=np.concatenate([c.tgt_rec + records[k] for k, c in enumerate(parts)]),
+        tgt_name=np.concatenate([named(k, c.tgt_name) for k, c in enumerate(parts)]),
+        tgt_count=joined("tgt_count"),
+    )
+
+
+#: profile sections smaller than this are read by one process: a fork costs more than
+#: half of them
+_SPLIT_BYTES = 2 << 20
+
+
+def read_profiles(
+    data: Buffer,
+    start: int,
+    end: int,
+    names: list[str],
+    contexts: list[SampleContext] | None,
+    function_starts: Ints | None,
+) -> ProfileColumns | None:
+    """:func:`walk_profiles` of ``data[start:end]``; a large section (with the offset of
+    each function, from the function offset table) in two parts, cut at the function
+    nearest its middle, the second read by a forked child when a CPU is idle for it.
+
+    Each part must be whole functions: the first part's walk ending exactly at the
+    cut proves the cut is where one read finds a function.  A part that declines (a
+    wrong offset table, say) leaves the section to one read here."""
+    cut = _middle_function(function_starts, start, end)
+    if cut is not None:
+        other = offload(partial(_part_of, data, cut, end, names, contexts))
+        if other is not None:
+            try:
+                mine = _walk(data, start, cut, names, contexts)
+            except BaseException:
+                other.cancel()
+                raise
+            theirs = other.result(partial(_part_of, data, cut, end, names, contexts))
+            if mine is not None and theirs is not None:
+                return concatenated([mine, theirs], names, contexts)
+    return _walk(data, start, end, names, contexts)
+
+
+def _middle_function(function_starts: Ints | None, start: int, end: int) -> int | None:
+    """Where the function nearest the middle of ``data[start:end]`` starts (offsets
+    from ``start``), if the section is large enough to cut."""
+    if function_starts is None or end - start < _SPLIT_BYTES:
+        return None
+    starts = function_starts[(function_starts > 0) & (function_starts < end - start)]
+    if not len(starts):
+        return None
+    middle = (end - start) // 2
+    return start + int(starts[np.argmin(np.abs(starts - middle))])
+
+
+def _walk(
+    data: Buffer, start: int, end: int, names: list[str], contexts: list[SampleContext] | None
+) -> ProfileColumns | None:
+    return walk_profiles(decode_run(data, start, end), end, names, contexts)
+
+
+def _part_of(
+    data: Buffer, start: int, end: int, names: list[str], contexts: list[SampleContext] | None
+) -> ProfileColumns | None:
+    """A forked child's part: its columns without the name tables (the parent has them)."""
+    part = _walk(data, start, end, names, contexts)
+    return None if part is None else replace(part, names=[], contexts=None)
+
+
 class _ColumnReader(_Reader):
     """The ext-binary reader with the LBR profiles walked into :class:`ProfileColumns`."""
 
@@ -243,14 +347,29 @@ class _ColumnReader(_Reader):
         super().__init__(data, path, release)
         self.columns: ProfileColumns | None = None
         self.declined = False
+        #: where each function starts in the profiles section (the function offset table)
+        self.function_starts: Ints | None = None
 
     def decode(self, cur: ByteReader, entry: SecHdrTableEntry) -> None:
         if entry.type == SecType.FUNC_METADATA:
             self.metadata_columns(cur, entry)
         elif entry.type == SecType.LBR_PROFILE:
             self.profile_columns(cur)
+        elif entry.type == SecType.FUNC_OFFSET_TABLE:
+            self.offset_table(cur)
         else:
             super().decode(cur, entry)
+
+    def offset_table(self, cur: ByteReader) -> None:
+        """``readFuncOffsetTable``'s offsets, only to cut the profiles section (which
+        checks them): a count, then a function's name index and offset each."""
+        run = decode_run(cur.data, cur.pos, cur.end)
+        numbers = run.array
+        if run.end == cur.end and len(numbers) and len(numbers) == 1 + 2 * int(numbers[0]):
+            offsets = numbers[2::2]
+            if int(offsets.max(initial=0)) < 1 << 62:
+                self.function_starts = np.sort(offsets.astype(np.int64))
+        cur.pos = cur.end
 
     def profile_columns(self, cur: ByteReader) -> None:
         cs = self.profile.is_cs
@@ -262,9 +381,9 @@ class _ColumnReader(_Reader):
         ):
             self.declined = True
         else:
-            run = decode_run(cur.data, cur.pos, cur.end)
             tops = self.contexts if cs else None
-            self.columns = walk_profiles(run, cur.end, self.names, tops)
+            starts = self.function_starts
+            self.columns = read_profiles(cur.data, cur.pos, cur.end, self.names, tops, starts)
             self.declined = self.columns is None
         cur.pos = cur.end
 
@@ -348,4 +467,11 @@ def read_binary_columns(
     return SampleProfile(format="binary", summary=summary), columns
 
 
-__all__ = ["ProfileColumns", "read_binary_columns", "read_columns", "walk_profiles"]
+__all__ = [
+    "ProfileColumns",
+    "concatenated",
+    "read_binary_columns",
+    "read_columns",
+    "read_profiles",
+    "walk_profiles",
+]

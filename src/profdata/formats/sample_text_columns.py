@@ -38,7 +38,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.errors import ColumnsDeclined
-from profdata.formats.sample_columns import ProfileColumns
+from profdata.formats.sample_columns import ProfileColumns, concatenated
 from profdata.model.instr import spans
 from profdata.model.names import name_str
 from profdata.model.record_table import Ints, U64s
@@ -145,32 +145,7 @@ def joined_parts(parts: Sequence[_Part]) -> ProfileColumns:
     names = list(dict.fromkeys(chain(tops, callees, targets)))
     ids = dict(zip(names, range(len(names)), strict=True)).__getitem__
     new_id = [np.fromiter(map(ids, table), np.int64, len(table)) for table in tables]
-    nodes = np.cumsum([0, *(len(p.columns.node_parent) for p in parts)])
-    records = np.cumsum([0, *(len(p.columns.rec_node) for p in parts)])
-    cols = [p.columns for p in parts]
-    parents = [
-        np.where(c.node_parent < 0, c.node_parent, c.node_parent + first)
-        for c, first in zip(cols, nodes.tolist(), strict=False)
-    ]
-    return ProfileColumns(
-        names=names,
-        contexts=None,
-        node_parent=np.concatenate(parents),
-        node_name=np.concatenate([m[c.node_name] for m, c in zip(new_id, cols, strict=True)]),
-        node_total=np.concatenate([c.node_total for c in cols]),
-        node_head=np.concatenate([c.node_head for c in cols]),
-        node_site=np.concatenate([c.node_site for c in cols]),
-        rec_node=np.concatenate(
-            [c.rec_node + first for c, first in zip(cols, nodes.tolist(), strict=False)]
-        ),
-        rec_loc=np.concatenate([c.rec_loc for c in cols]),
-        rec_samples=np.concatenate([c.rec_samples for c in cols]),
-        tgt_rec=np.concatenate(
-            [c.tgt_rec + first for c, first in zip(cols, records.tolist(), strict=False)]
-        ),
-        tgt_name=np.concatenate([m[c.tgt_name] for m, c in zip(new_id, cols, strict=True)]),
-        tgt_count=np.concatenate([c.tgt_count for c in cols]),
-    )
+    return concatenated([p.columns for p in parts], names, None, new_id)
 
 
 class _Marks:
