@@ -24,7 +24,7 @@ from profdata.reaping import join_reapers, reap_later
 
 T = TypeVar("T")
 
-__all__ = ["Offloaded", "fork", "offload"]
+__all__ = ["Offloaded", "fork", "may_fork", "offload"]
 
 
 class Offloaded(Generic[T]):
@@ -57,10 +57,7 @@ class Offloaded(Generic[T]):
 def offload(work: Callable[[], T]) -> Offloaded[T] | None:
     """``work()`` started in a forked child; ``None`` (nothing started) without
     ``fork`` or an idle CPU for it."""
-    if not hasattr(os, "fork"):
-        return None
-    join_reapers()  # before counting: a reaper is a runnable thread
-    if idle_cpus() < 2:
+    if not may_fork():
         return None
     read_end, write_end = os.pipe()
     pid = fork()
@@ -69,6 +66,14 @@ def offload(work: Callable[[], T]) -> Offloaded[T] | None:
         _child(work, write_end)
     os.close(write_end)
     return Offloaded(pid, read_end)
+
+
+def may_fork() -> bool:
+    """Whether this system forks and a second CPU is idle for a child now."""
+    if not hasattr(os, "fork"):
+        return False
+    join_reapers()  # before counting: a reaper is a runnable thread
+    return idle_cpus() >= 2
 
 
 def fork() -> int:

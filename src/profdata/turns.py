@@ -23,10 +23,9 @@ import os
 import signal
 from contextlib import suppress
 
-from profdata.cpus import idle_cpus
-from profdata.offload import fork
+from profdata.offload import fork, may_fork
 from profdata.pieces import Chunks, write_batch
-from profdata.reaping import join_reapers, reap_later
+from profdata.reaping import reap_later
 
 __all__ = ["MIN_CHUNKS", "write_in_turns"]
 
@@ -41,11 +40,7 @@ _ERROR = b"e"  # then the errno of the child's failed write
 def write_in_turns(fd: int, chunks: Chunks) -> bool:
     """Every batch of ``chunks`` written to ``fd`` in order by this process and a forked
     child taking turns; ``False`` (nothing written) where one process had better."""
-    count = len(chunks)
-    if count < MIN_CHUNKS or not hasattr(os, "fork"):
-        return False
-    join_reapers()  # before counting: a reaper is a runnable thread
-    if idle_cpus() < 2:
+    if len(chunks) < MIN_CHUNKS or not may_fork():
         return False
     to_child, from_parent = _pipe()
     to_parent, from_child = _pipe()

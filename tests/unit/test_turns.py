@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from profdata import offload as offload_module
 from profdata import turns
 from profdata.formats import sample_column_order
 from profdata.formats.row_text import Decimal, Field
@@ -48,7 +49,7 @@ class Reusing(Chunks):
 @pytest.fixture
 def two_cpus(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     """An idle second CPU, whatever the machine is doing; records each fork decision."""
-    monkeypatch.setattr(turns, "idle_cpus", lambda: 2)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
     taken: list[bool] = []
     real = turns.write_in_turns
 
@@ -102,7 +103,7 @@ def test_few_batches_or_a_busy_machine_are_written_here(
     few = Reusing([[b"a"], [b"b"], [b"c"]])
     assert _written(tmp_path / "few", [Stream(few)]) == b"abc"
     assert few.made == [0, 1, 2]
-    monkeypatch.setattr(turns, "idle_cpus", lambda: 1)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
     busy = Reusing([[b"%d" % k] for k in range(6)])
     assert _written(tmp_path / "busy", [Stream(busy)]) == b"012345"
     assert busy.made == list(range(6))
