@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import errno
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from pathlib import Path
 
 import numpy as np
@@ -16,8 +16,9 @@ from profdata import offload as offload_module
 from profdata import turns
 from profdata.formats import sample_column_order
 from profdata.formats.row_text import Decimal, Field
-from profdata.formats.sample_column_order import BodyRows, framed_stream
-from profdata.pieces import Chunk, Chunks, Stream, write_pieces
+from profdata.formats.sample_column_order import BodyRows, Framed
+from profdata.pieces import Chunks, Stream, write_pieces
+from tests.unit.test_pieces import _written
 
 
 class Reusing(Chunks):
@@ -61,15 +62,6 @@ def two_cpus(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[bool]]:
     yield taken
 
 
-def _written(path: Path, chunks: Sequence[Chunk]) -> bytes:
-    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC)
-    try:
-        write_pieces(fd, chunks)
-    finally:
-        os.close(fd)
-    return path.read_bytes()
-
-
 def _joined(texts: list[list[bytes]]) -> bytes:
     return b"".join(b"".join(batch) for batch in texts)
 
@@ -84,8 +76,7 @@ batches = st.lists(st.lists(st.binary(max_size=30), max_size=5), min_size=4, max
 def test_turns_write_the_batches_in_order(
     tmp_path_factory: pytest.TempPathFactory, two_cpus: list[bool], texts: list[list[bytes]]
 ) -> None:
-    path = tmp_path_factory.mktemp("turns") / "out"
-    got = _written(path, [b"<", Stream(Reusing(texts)), b">"])
+    got = _written(tmp_path_factory.mktemp("turns"), [b"<", Stream(Reusing(texts)), b">"])
     assert got == b"<" + _joined(texts) + b">"
     assert two_cpus[-1]  # written in turns
 
@@ -93,7 +84,7 @@ def test_turns_write_the_batches_in_order(
 def test_the_child_makes_the_odd_batches(tmp_path: Path, two_cpus: list[bool]) -> None:
     texts = [[b"%d," % k] for k in range(7)]
     chunks = Reusing(texts)
-    assert _written(tmp_path / "out", [Stream(chunks)]) == _joined(texts)
+    assert _written(tmp_path, [Stream(chunks)]) == _joined(texts)
     assert chunks.made == [0, 2, 4, 6]  # here; 1, 3 and 5 in the child
 
 
@@ -101,10 +92,12 @@ def test_few_batches_or_a_busy_machine_are_written_here(
     tmp_path: Path, two_cpus: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     few = Reusing([[b"a"], [b"b"], [b"c"]])
+    (tmp_path / "few").mkdir()
     assert _written(tmp_path / "few", [Stream(few)]) == b"abc"
     assert few.made == [0, 1, 2]
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
     busy = Reusing([[b"%d" % k] for k in range(6)])
+    (tmp_path / "busy").mkdir()
     assert _written(tmp_path / "busy", [Stream(busy)]) == b"012345"
     assert busy.made == list(range(6))
     assert two_cpus == [False, False]
@@ -120,7 +113,7 @@ def test_a_batch_the_child_cannot_make_is_made_here(tmp_path: Path, two_cpus: li
 
     texts = [[b"batch %d;" % k] for k in range(8)]
     chunks = Reusing(texts, fail_in_child)
-    assert _written(tmp_path / "out", [Stream(chunks)]) == _joined(texts)
+    assert _written(tmp_path, [Stream(chunks)]) == _joined(texts)
     assert chunks.made == [0, 2, 4, 3, 4, 5, 6, 7]  # 4 made again after 3
 
 
@@ -132,10 +125,9 @@ def test_a_batch_nobody_can_make_fails_as_in_one_process(
             raise ValueError("batch 5 is bad")
 
     texts = [[b"%d" % k] for k in range(9)]
-    path = tmp_path / "out"
     with pytest.raises(ValueError, match="batch 5 is bad"):
-        _written(path, [Stream(Reusing(texts, fail))])
-    assert path.read_bytes() == b"01234"
+        _written(tmp_path, [Stream(Reusing(texts, fail))])
+    assert (tmp_path / "out").read_bytes() == b"01234"
 
 
 def test_the_childs_failed_write_is_raised_here(two_cpus: list[bool]) -> None:
@@ -174,14 +166,14 @@ def test_a_child_that_dies_is_an_error_not_a_short_output(
             os._exit(9)  # as if killed: no word to the parent
 
     with pytest.raises(OSError, match="every other part of the output ended") as caught:
-        _written(tmp_path / "out", [Stream(Reusing([[b"a"]] * 5, die))])
+        _written(tmp_path, [Stream(Reusing([[b"a"]] * 5, die))])
     assert caught.value.errno == errno.EIO
 
 
 def test_a_dump_in_turns_is_the_dump_in_one_process(
     tmp_path: Path, two_cpus: list[bool], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """:func:`framed_stream` in chunks of a few nodes, with a lead before the first."""
+    """:class:`Framed` in chunks of a few nodes, with a lead before the first."""
     nodes = 50
     order = np.random.default_rng(5).permutation(nodes).astype(np.int64)
     head: list[Field] = [b"<", Decimal(np.arange(nodes, dtype=np.uint64) * 7919)]
@@ -193,7 +185,7 @@ def test_a_dump_in_turns_is_the_dump_in_one_process(
         for n in order.tolist()
     )
     monkeypatch.setattr(sample_column_order, "_CHUNK_ROWS", 7)
-    stream = framed_stream(order, head, body, [b">"], lead=b"[")
+    stream = Framed(order, head, body, [b">"], lead=b"[")
     assert len(stream) > 10
-    assert _written(tmp_path / "out", [Stream(stream)]) == want
+    assert _written(tmp_path, [Stream(stream)]) == want
     assert two_cpus == [True]

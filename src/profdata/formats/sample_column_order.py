@@ -421,29 +421,16 @@ class BodyRows:
     classes: Ints | None = None
 
 
-#: body rows (nodes count as rows too) rendered per chunk of :func:`framed_stream`
+#: body rows (nodes count as rows too) rendered per chunk of :class:`Framed`
 _CHUNK_ROWS = 1 << 16
 #: a chunk's classes are rendered together, lowest first, until they hold this many rows
 _GROUP_ROWS = 1 << 12
 
 
-def framed_stream(
-    order: Ints,
-    head: Sequence[Field],
-    body: BodyRows,
-    tail: Sequence[Field],
-    *,
-    lead: bytes = b"",
-    reuse: bool = True,
-) -> Framed:
-    """Each node of ``order`` in turn as its ``head`` row, its ``body`` rows and its
-    ``tail`` row, after ``lead``, as pieces to write in batches (:class:`Framed`;
-    without ``reuse`` every batch has buffers of its own, good for ever)."""
-    return Framed(order, head, body, tail, lead, reuse=reuse)
-
-
 class Framed(Chunks):
-    """The batches of :func:`framed_stream`, a chunk of nodes each, made in any order
+    """Each node of ``order`` in turn as its ``head`` row, its ``body`` rows and its
+    ``tail`` row, after ``lead``, as pieces to write in batches, a chunk of nodes
+    each, made in any order
     (:mod:`profdata.turns` has two processes make them); a batch is good only until
     the next one is made: the nodes are rendered a chunk at a time into buffers that
     every chunk reuses, so a dump of hundreds of megabytes never has its whole text
@@ -457,7 +444,8 @@ class Framed(Chunks):
 
     A chunk's body rows are rendered a group of classes at a time, each group's
     table as wide as its own rows need: JSON rows padded to the deepest node's
-    indents were three times the text (1.2 GB of table for 0.4 GB of text)."""
+    indents were three times the text (1.2 GB of table for 0.4 GB of text).
+    Without ``reuse`` every batch has buffers of its own, good for ever."""
 
     def __init__(
         self,
@@ -603,4 +591,4 @@ def _row_field(field: Field, nodes: Ints, valid: npt.NDArray[np.bool_]) -> Field
     return Decimal(field.values[nodes], where)
 
 
-__all__ = ["BodyRows", "ColumnOrder", "Framed", "framed_stream", "location_text"]
+__all__ = ["BodyRows", "ColumnOrder", "Framed", "location_text"]

@@ -27,7 +27,7 @@ from profdata.formats.row_text import Decimal, Field, Pick, Strings
 from profdata.formats.sample_binary import VERSION, sp_magic, write_name_table, write_summary
 from profdata.formats.sample_column_order import (
     ColumnOrder,
-    framed_stream,
+    Framed,
     location_text,
 )
 from profdata.formats.sample_extbinary_write import ExtBinaryWriteOptions, SectionWriter, assemble
@@ -66,7 +66,7 @@ def write_text(order: ColumnOrder, mark_flat: bool = False) -> Stream:
     if mark_flat:
         flat = top & (order.callee_count == 0)
         tail.append(Pick(Strings([b"", b" !Flat\n"]), flat.astype(np.int64)))
-    return Stream(framed_stream(order.preorder(), fields, body, tail))
+    return Stream(Framed(order.preorder(), fields, body, tail))
 
 
 def used_names(order: ColumnOrder) -> tuple[list[str], Ints]:

@@ -37,7 +37,7 @@ from profdata.formats.row_text import Decimal, Field, Pick, Strings, index_type
 from profdata.formats.sample_column_order import (
     BodyRows,
     ColumnOrder,
-    framed_stream,
+    Framed,
     location_text,
 )
 from profdata.formats.sample_column_reads import read_sample_columns
@@ -145,7 +145,7 @@ class ColumnDump(ColumnOrder):
             Pick(tails, (depths * 2 + has_lines) * 2 + has_callees),
             Pick(closers, closing),
         ]
-        return framed_stream(order, head_fields, body, tail_fields)
+        return Framed(order, head_fields, body, tail_fields)
 
     def json(self) -> Iterable[Sequence[memoryview]]:
         """``dumpJson``: ``json::OStream`` with indent 2 over ``dumpFunctionProfileJson``'s
@@ -253,7 +253,7 @@ class ColumnDump(ColumnOrder):
             Pick(Strings([b"", b"\n]\n"]), end),
         ]
         body = self._json_body(quoted)
-        return framed_stream(order, head_fields, body, tail_fields, lead=b"[")
+        return Framed(order, head_fields, body, tail_fields, lead=b"[")
 
     def _json_body(self, quoted: list[bytes]) -> BodyRows:
         """Each node's body records (``dumpFunctionProfileJson``'s ``body`` array items)

@@ -15,9 +15,9 @@ from profdata.formats import row_text, sample_column_order
 from profdata.formats.row_text import Decimal, Field, Pick, Strings, render_rows, row_lengths
 from profdata.formats.sample_column_order import (
     BodyRows,
+    Framed,
     _factorize,
     _target_order,
-    framed_stream,
 )
 from profdata.model.record_table import Ints
 from profdata.pieces import Stream, flat, joined
@@ -148,11 +148,11 @@ def test_a_padded_table_is_cut_and_masked() -> None:
     assert wider.padded(6)[0].view(np.uint8).reshape(4, 6)[3].tolist() == [0] * 6
 
 
-Framed = tuple[Ints, list[Field], list[bytes], BodyRows, list[bytes], list[Field], list[bytes]]
+FramedCase = tuple[Ints, list[Field], list[bytes], BodyRows, list[bytes], list[Field], list[bytes]]
 
 
 @st.composite
-def framed(draw: st.DrawFn) -> Framed:
+def framed(draw: st.DrawFn) -> FramedCase:
     """Nodes in some order with a head row, body rows (often none, a table's rows in
     node order or not) and a tail row each."""
     nodes = draw(st.integers(1, 12))
@@ -174,17 +174,17 @@ def framed_pieces(
     order: Ints, head: Sequence[Field], body: BodyRows, tail: Sequence[Field]
 ) -> list[memoryview]:
     """The stream's pieces, all kept good (each chunk in its own buffers)."""
-    return [p for batch in framed_stream(order, head, body, tail, reuse=False) for p in batch]
+    return [p for batch in Framed(order, head, body, tail, reuse=False) for p in batch]
 
 
-def _wanted(case: Framed) -> bytes:
+def _wanted(case: FramedCase) -> bytes:
     order, _, heads, _, bodies, _, tails = case
     return b"".join(heads[n] + bodies[n] + tails[n] for n in order.tolist())
 
 
 @settings(max_examples=300, deadline=None)
 @given(framed())
-def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: Framed) -> None:
+def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: FramedCase) -> None:
     order, head, _, body, _, tail, _ = case
     pieces = framed_pieces(order, head, body, tail)
     assert b"".join(pieces) == _wanted(case)
@@ -197,7 +197,7 @@ def test_framed_pieces_are_each_nodes_head_body_and_tail_in_order(case: Framed) 
 @settings(max_examples=300, deadline=None)
 @given(framed(), st.sampled_from([1, 2, 5, 1 << 15]), st.sampled_from([1, 2, 1 << 12]))
 def test_a_stream_in_chunks_reusing_its_buffers_gives_the_same_text(
-    case: Framed, chunk: int, group: int
+    case: FramedCase, chunk: int, group: int
 ) -> None:
     """Chunks of a few nodes, their body rows rendered a class or a few at a time."""
     order, head, _, body, _, tail, _ = case
@@ -205,7 +205,7 @@ def test_a_stream_in_chunks_reusing_its_buffers_gives_the_same_text(
         patch.setattr(sample_column_order, "_CHUNK_ROWS", chunk)
         patch.setattr(sample_column_order, "_GROUP_ROWS", group)
         # each piece copied as it comes: the next chunk overwrites the buffers
-        got = b"".join(bytes(p) for b in framed_stream(order, head, body, tail) for p in b)
+        got = b"".join(bytes(p) for b in Framed(order, head, body, tail) for p in b)
     assert got == _wanted(case)
 
 
@@ -215,10 +215,10 @@ def test_a_stream_reuses_its_buffers_and_is_taken_once() -> None:
     body = BodyRows([b"row\n"], np.arange(5, dtype=np.int64))
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sample_column_order, "_CHUNK_ROWS", 2)  # a node and its row
-        kept = [p for batch in framed_stream(order, head, body, [b">"]) for p in batch]
+        kept = [p for batch in Framed(order, head, body, [b">"]) for p in batch]
     # four chunks into the same two buffers: every kept piece shows the last chunk's
     assert b"".join(bytes(p) for p in kept) != b"".join(b"<%drow\n>" % n for n in range(4))
-    stream = Stream(framed_stream(order, head, body, [b">"]))
+    stream = Stream(Framed(order, head, body, [b">"]))
     assert (
         joined([b"[", stream, b"]"]) == b"[" + b"".join(b"<%drow\n>" % n for n in range(4)) + b"]"
     )
