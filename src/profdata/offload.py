@@ -23,8 +23,9 @@ from profdata.cpus import idle_cpus
 from profdata.reaping import join_reapers, reap_later
 
 T = TypeVar("T")
+U = TypeVar("U")
 
-__all__ = ["Offloaded", "fork", "may_fork", "offload"]
+__all__ = ["Offloaded", "fork", "in_two", "may_fork", "offload"]
 
 
 class Offloaded(Generic[T]):
@@ -66,6 +67,20 @@ def offload(work: Callable[[], T]) -> Offloaded[T] | None:
         _child(work, write_end)
     os.close(write_end)
     return Offloaded(pid, read_end)
+
+
+def in_two(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U] | None:
+    """``here()`` in this process while ``there()`` runs in a forked child (and again
+    here if the child fails); ``None``, neither run, without a child to run it."""
+    other = offload(there)
+    if other is None:
+        return None
+    try:
+        mine = here()
+    except BaseException:
+        other.cancel()
+        raise
+    return mine, other.result(there)
 
 
 def may_fork() -> bool:

@@ -42,8 +42,8 @@ def write_in_turns(fd: int, chunks: Chunks) -> bool:
     child taking turns; ``False`` (nothing written) where one process had better."""
     if len(chunks) < MIN_CHUNKS or not may_fork():
         return False
-    to_child, from_parent = _pipe()
-    to_parent, from_child = _pipe()
+    from_parent, to_child = os.pipe()
+    from_child, to_parent = os.pipe()
     pid = fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(to_child)
@@ -63,12 +63,6 @@ def write_in_turns(fd: int, chunks: Chunks) -> bool:
                 os.kill(pid, signal.SIGKILL)
         reap_later(pid)
     return True
-
-
-def _pipe() -> tuple[int, int]:
-    """A pipe as (write end, read end)."""
-    read_end, write_end = os.pipe()
-    return write_end, read_end
 
 
 def _parent(fd: int, chunks: Chunks, to_child: int, from_child: int) -> None:

@@ -22,6 +22,19 @@ def idle(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
 
 
+def count_offloads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """A list that grows by one for every child :func:`offload` starts."""
+    started: list[int] = []
+    real = offload
+
+    def counted(work: Callable[[], object]) -> object:
+        started.append(1)
+        return real(work)
+
+    monkeypatch.setattr(offload_module, "offload", counted)
+    return started
+
+
 def test_the_childs_result_comes_back(idle: None) -> None:
     parent = os.getpid()
     started = offload(lambda: (os.getpid(), np.arange(100_000, dtype=np.uint64)))
@@ -79,14 +92,7 @@ def test_a_text_read_in_two_processes_is_the_text_read_in_one(
 ) -> None:
     whole = read_text_columns(memoryview(TEXT), None, release(22))
     assert whole is not None and len(TEXT) < sample_text_columns._SPLIT_BYTES
-    started: list[int] = []
-    real = offload
-
-    def counted(work: Callable[[], object]) -> object:
-        started.append(1)
-        return real(work)
-
-    monkeypatch.setattr(sample_text_columns, "offload", counted)
+    started = count_offloads(monkeypatch)
     split = _read_split(monkeypatch, TEXT)
     assert started == [1]
     assert isinstance(split, tuple) and same_columns(whole[1], split[1])

@@ -46,7 +46,7 @@ from profdata.formats.sample_extbinary import (
 )
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import SampleContext, SampleProfile
-from profdata.offload import offload
+from profdata.offload import in_two
 from profdata.releases import Release
 
 U32 = 0xFFFFFFFF
@@ -301,16 +301,13 @@ def read_profiles(
     wrong offset table, say) leaves the section to one read here."""
     cut = _middle_function(function_starts, start, end)
     if cut is not None:
-        other = offload(partial(_part_of, data, cut, end, names, contexts))
-        if other is not None:
-            try:
-                mine = _walk(data, start, cut, names, contexts)
-            except BaseException:
-                other.cancel()
-                raise
-            theirs = other.result(partial(_part_of, data, cut, end, names, contexts))
-            if mine is not None and theirs is not None:
-                return concatenated([mine, theirs], names, contexts)
+        parts = in_two(
+            partial(_walk, data, start, cut, names, contexts),
+            partial(_part_of, data, cut, end, names, contexts),
+        )
+        mine, theirs = parts or (None, None)
+        if mine is not None and theirs is not None:
+            return concatenated([mine, theirs], names, contexts)
     return _walk(data, start, end, names, contexts)
 
 
@@ -461,7 +458,7 @@ def read_binary_columns(
         names = read_name_table(cur)
     except ProfdataError:
         return None
-    columns = walk_profiles(decode_run(cur.data, cur.pos, cur.end), cur.end, names)
+    columns = _walk(cur.data, cur.pos, cur.end, names, None)
     if columns is None:
         return None
     return SampleProfile(format="binary", summary=summary), columns

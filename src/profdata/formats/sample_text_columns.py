@@ -43,7 +43,7 @@ from profdata.model.instr import spans
 from profdata.model.names import name_str
 from profdata.model.record_table import Ints, U64s
 from profdata.model.sample import SampleProfile
-from profdata.offload import offload
+from profdata.offload import in_two
 from profdata.releases import Release
 
 Flags = npt.NDArray[np.bool_]
@@ -100,14 +100,11 @@ def _read(raw: bytes | mmap.mmap, stop: int) -> ProfileColumns:
     found = _HEADER_START.search(raw, stop // 2, stop) if stop >= _SPLIT_BYTES else None
     if found is not None:
         cut = found.start() + 1
-        other = offload(partial(_part_or_none, raw, cut, stop))
-        if other is not None:
-            try:
-                mine = _Scan(raw, 0, cut - 1).part()
-            except BaseException:
-                other.cancel()
-                raise
-            theirs = other.result(partial(_part_or_none, raw, cut, stop))
+        parts = in_two(
+            lambda: _Scan(raw, 0, cut - 1).part(), partial(_part_or_none, raw, cut, stop)
+        )
+        if parts is not None:
+            mine, theirs = parts
             if theirs is None:
                 raise ColumnsDeclined
             return joined_parts([mine, theirs])

@@ -4,7 +4,6 @@ says a function starts (:func:`profdata.formats.sample_columns.read_profiles`)."
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
 
 import numpy as np
 import pytest
@@ -14,10 +13,10 @@ from profdata import offload as offload_module
 from profdata.formats import sample_columns
 from profdata.formats.sample_columns import ProfileColumns, read_columns
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
-from profdata.offload import offload
 from profdata.releases import release
-from tests.property.test_sample_column_merge import COUNTS, FORMATS, encode, profiles
+from tests.property.test_sample_column_merge import COUNTS, encode, profiles
 from tests.property.test_sample_text_columns import same_columns
+from tests.unit.test_offload import count_offloads
 
 ANY_FIXTURE = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
@@ -29,15 +28,7 @@ def split(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     """Every profiles section cut, with a CPU idle for it; records each part read."""
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
     monkeypatch.setattr(sample_columns, "_SPLIT_BYTES", 0)
-    cuts: list[int] = []
-    real = offload
-
-    def counted(work: Callable[[], object]) -> object:
-        cuts.append(1)
-        return real(work)
-
-    monkeypatch.setattr(sample_columns, "offload", counted)
-    return cuts
+    return count_offloads(monkeypatch)
 
 
 def _columns(data: bytes) -> ProfileColumns | None:
@@ -57,7 +48,6 @@ def test_a_section_read_in_parts_is_the_section_read_whole(
     split: list[int], profile: SampleProfile
 ) -> None:
     for kind in ("extbinary", "compressed", "md5"):
-        assert kind in FORMATS
         data = encode(profile, kind)
         whole = _whole(data)
         before = len(split)
