@@ -74,27 +74,36 @@ class _Rank:
     """The k-th kind records of all blobs, with the index arrays reading them needs."""
 
     rows: Ints
-    kinds: npt.NDArray[np.uint32]
-    num_sites: npt.NDArray[np.uint32]
+    header: U64s  # each row's first word as the file holds it: Kind, NumValueSites
     head: Ints
     site_row: Ints  # for each of their sites: which of ``rows``
     site_offset: Ints  # the site's count byte, from its row's start
     sites: Ints  # the global index of each of their sites
+    row_first: Ints  # where each row's sites begin among ``site_row`` (each has some)
 
     @classmethod
-    def of(cls, rows: Ints, kinds: Ints, num_sites: Ints, first_site: Ints) -> _Rank:
+    def of(cls, rows: Ints, kinds: Ints, num_sites: Ints, first_site: Ints, order: str) -> _Rank:
         ns = num_sites[rows]
+        firsts = np.cumsum(ns) - ns
         site_row = np.repeat(np.arange(len(rows)), ns)
-        within = np.arange(len(site_row)) - np.repeat(np.cumsum(ns) - ns, ns)
+        within = np.arange(len(site_row)) - np.repeat(firsts, ns)
         return cls(
             rows,
-            kinds[rows].astype(np.uint32),
-            ns.astype(np.uint32),
+            pair_words(kinds[rows], ns, order),
             8 + ns + (-(8 + ns) % 8),
             site_row,
             8 + within,
             first_site[rows][site_row] + within,
+            firsts,
         )
+
+
+def pair_words(first: Ints, second: Ints, order: str) -> U64s:
+    """The 8-byte words holding two u32 fields (``first`` at the lower address) in a file of
+    byte ``order``, as its words read with that order hold them."""
+    low, high = (first, second) if order == "<" else (second, first)
+    word: U64s = (high.astype(np.uint64) << np.uint64(32)) | low.astype(np.uint64)
+    return word
 
 
 @dataclass(frozen=True, eq=False)
@@ -102,8 +111,10 @@ class ValueShape:
     """The value-profile blobs of one binary: who owns one, and their (kind, sites) rows."""
 
     blob_records: Ints  # data record owning each blob
-    blob_kinds: Ints  # NumValueKinds of each blob
+    blob_kinds: U64s  # NumValueKinds of each blob, placed as its first word holds it
     blob_last_row: Ints  # last row of each blob (-1: none)
+    size_shift: int  # where TotalSize sits in a blob's first word (0 or 32 bits up)
+    all_rows: bool  # every blob holds a kind record (the first ones are then rank 0's rows)
     row_blob: Ints  # rows in file order: blob by blob, kind records in order
     row_kind: Ints
     row_sites: Ints
@@ -137,6 +148,8 @@ class _CallTargets:
     #: alignment from the first (``unknown_id`` where no function starts)
     direct: npt.NDArray[np.int32] | None = None
     align_bits: int = 0
+    #: ``direct`` as unsigned words with ``unknown_id`` appended, for :meth:`dense_ids`
+    direct_ids: U64s | None = None
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
         if not len(self.addresses):
@@ -158,6 +171,21 @@ class _CallTargets:
         hit = at >= 0
         result[pending[hit]] = self.address_ids[at[hit]]
         return result
+
+    def dense_ids(self, values: U64s, offset: int) -> U64s:
+        """The id of every value taken as a target (with a full pointer mask and a
+        ``direct`` table): :meth:`ids` in fewer steps, for values of all kinds at once."""
+        assert self.direct_ids is not None
+        outside = len(self.direct_ids) - 1
+        with np.errstate(over="ignore"):
+            rel = values - np.uint64((int(self.addresses[0]) + offset) & _FULL)
+        slot = rel >> np.uint64(self.align_bits)
+        if self.align_bits:  # rotated: a misaligned value's low bits make it huge
+            rel <<= np.uint64(64 - self.align_bits)
+            slot |= rel
+        np.minimum(slot, np.uint64(outside), out=slot)
+        ids: U64s = self.direct_ids[slot]
+        return ids
 
     def _direct_ids(self, rel: U64s, targets: U64s, mask: int) -> Ints:
         """:meth:`ids` by one look into ``direct``: an address below the first one wraps
@@ -340,9 +368,12 @@ def _call_targets(
         nbuckets = (int(rel[-1]) >> bits) + 1
         lookup = BucketedValues.of(addresses, (rel >> np.uint64(bits)).astype(np.int64), nbuckets)
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
+    direct_ids = None
+    if direct is not None:
+        direct_ids = np.append(direct, unknown).astype(np.uint64)
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
-        bits, lookup, direct, align_bits,
+        bits, lookup, direct, align_bits, direct_ids,
     )  # fmt: skip
 
 
@@ -403,21 +434,27 @@ def _value_shape(
         return None  # a kind twice in one blob: the reader merges those sites
     if bool(np.any((found.kind == int(ValueKind.VTABLE_TARGET)) & (found.num_sites > 0))):
         return None
+    if bool(np.any(found.num_sites == 0)):
+        return None  # a kind record without sites (LLVM writes none): left to the reader
     site_row = np.repeat(np.arange(len(found.blob)), found.num_sites)
     head = 8 + found.num_sites + (-(8 + found.num_sites) % 8)
     max_ordinal = int(ordinal.max()) + 1 if len(ordinal) else 0
     first_site = np.cumsum(found.num_sites) - found.num_sites
     shape = ValueShape(
         blob_records=blob_records,
-        blob_kinds=kinds,
+        blob_kinds=pair_words(np.zeros_like(kinds), kinds, cur.order),
         blob_last_row=last_row,
+        size_shift=0 if cur.order == "<" else 32,
+        all_rows=bool(np.all(last_row >= 0)),
         row_blob=found.blob,
         row_kind=found.kind,
         row_sites=found.num_sites,
         row_head=head,
         row_first_site=first_site,
         by_ordinal=tuple(
-            _Rank.of(np.flatnonzero(ordinal == k), found.kind, found.num_sites, first_site)
+            _Rank.of(
+                np.flatnonzero(ordinal == k), found.kind, found.num_sites, first_site, cur.order
+            )
             for k in range(max_ordinal)
         ),
         site_kind=found.kind[site_row],
@@ -616,26 +653,27 @@ def _trace(view: memoryview, shape: RawShape) -> tuple[int, ...]:
     return tuple(refs[order].tolist())
 
 
-def _blob_starts(view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32]) -> Ints | None:
+def _blob_starts(view: memoryview, shape: RawShape, words: U64s) -> Ints | None:
     """Where each value blob starts, found without walking the chain.
 
-    A blob begins with ``TotalSize`` (a multiple of 8, at least 16),
-    ``NumValueKinds`` (1..3) and its first kind (0..2); inside blobs those
-    three words almost never line up, and :func:`_read_values` checks that the
+    A blob begins with ``TotalSize`` (a multiple of 8, at least 16) and
+    ``NumValueKinds`` (1..3), then its first ``Kind`` (0..2); inside blobs
+    such words almost never occur, and :func:`_check_blobs` checks that the
     candidates chain exactly.  If they do not, the chain is walked.
     """
-    pairs = len(u32) // 2
-    total = u32[0 : 2 * pairs : 2]
-    if shape.layout.order == "<":  # NumValueKinds is the high half of each word
-        words = u32[: 2 * pairs].view(np.uint64)
-        maybe = np.flatnonzero((words - np.uint64(1 << 32)) < np.uint64(len(ValueKind) << 32))
-    else:
-        kinds = u32[1 : 2 * pairs : 2]
-        maybe = np.flatnonzero((kinds - np.uint32(1)) < np.uint32(len(ValueKind)))
-    size = total[maybe]
-    first_kind = total[np.minimum(maybe + 1, pairs - 1)]  # the word after NumValueKinds
-    good = ((size & 7) == 0) & (size >= 16) & (first_kind < len(ValueKind)) & (maybe + 1 < pairs)
-    found: Ints = maybe[good].astype(np.int64) * 8 + shape.value_start
+    if shape.layout.order == ">":  # TotalSize is the high half: bring it down
+        words = (words << np.uint64(32)) | (words >> np.uint64(32))
+    # NumValueKinds - 1 below 3, and (exactly so for NumValueKinds 1) TotalSize >= 16: one
+    # pass over the section; the few candidates are then looked at closer
+    with np.errstate(over="ignore"):
+        maybe = np.flatnonzero(words - np.uint64(1 << 32 | 16) < np.uint64(len(ValueKind) << 32))
+    size = words[maybe] & np.uint64(0xFFFFFFFF)
+    first_kind = words[np.minimum(maybe + 1, len(words) - 1)] & np.uint64(0xFFFFFFFF)
+    good = (size & np.uint64(7)) == 0
+    good &= size >= np.uint64(16)
+    good &= first_kind < np.uint64(len(ValueKind))
+    good &= maybe + 1 < len(words)
+    found: Ints = maybe[good] * 8 + shape.value_start
     if len(found) == len(shape.values.blob_records):
         return found
     return _walk_blobs(view, shape)
@@ -661,45 +699,63 @@ def _read_values(
 ) -> tuple[Ints, Ints, U64s, Ints] | None:
     """Every profiled value: its site, value id and count, in file order; values per site."""
     vshape = shape.values
-    order = shape.layout.order
     value_start = shape.value_start
     end = len(view)
-    u32 = np.frombuffer(
-        view, dtype=f"{order}u4", offset=value_start, count=(end - value_start) // 4
+    words = np.frombuffer(
+        view, dtype=f"{shape.layout.order}u8", offset=value_start, count=(end - value_start) // 8
     )
     nblobs = len(vshape.blob_records)
-    starts = _blob_starts(view, shape, u32) if nblobs else np.zeros(0, dtype=np.int64)
+    starts = _blob_starts(view, shape, words) if nblobs else np.zeros(0, dtype=np.int64)
     if starts is None:
         return None
-    checked = _check_blobs(view, shape, u32, starts)
+    checked = _check_blobs(view, shape, words, starts)
     if checked is None and nblobs:
         starts = _walk_blobs(view, shape)
-        checked = None if starts is None else _check_blobs(view, shape, u32, starts)
+        checked = None if starts is None else _check_blobs(view, shape, words, starts)
     if checked is None:
         return None
     row_at, site_lengths, num_values, blobs_end = checked
     if blobs_end < end and bool(np.any(np.frombuffer(view, np.uint8, offset=blobs_end))):
         return None  # another profile follows: the reader's business
-    words = np.frombuffer(
-        view, dtype=f"{order}u8", offset=value_start, count=(end - value_start) // 8
-    )
-    pair_at = (row_at + vshape.row_head - value_start) // 8
-    pairs = words[spans(pair_at, 2 * num_values)].astype(np.uint64)
-    values, counts = pairs[0::2], pairs[1::2]
+    # the word of each profiled value (its count is the next one), rows one after another
+    firsts = np.cumsum(num_values) - num_values
+    pair_at = (row_at + vshape.row_head - value_start) >> 3
+    at = np.repeat(pair_at - 2 * firsts, num_values)
+    at += np.arange(0, 2 * len(at), 2, dtype=np.int64)
+    values = words[at].astype(np.uint64, copy=False)
+    at += 1
+    counts = words[at].astype(np.uint64, copy=False)
     sites = np.repeat(np.arange(shape.num_sites, dtype=np.int64), site_lengths)
-    kinds = vshape.site_kind[sites]
-    ids = np.empty(len(values), dtype=np.int64)
-    calls = kinds == _INDIRECT
-    ids[calls] = shape.targets.ids(values[calls], load_offset, shape.pointer_mask)
-    sizes = values[~calls]
-    if len(sizes) and int(sizes.max()) >> shape.id_bits:
+    ids = _value_ids(shape, sites, values, load_offset)
+    if ids is None:
         return None
-    ids[~calls] = sizes.astype(np.int64)
     return sites, ids, counts, site_lengths
 
 
+def _value_ids(shape: RawShape, sites: Ints, values: U64s, load_offset: int) -> Ints | None:
+    """Each profiled value's id (see the module docstring); None if a memop size is too
+    large for a key."""
+    targets = shape.targets
+    calls = shape.values.site_kind[sites] == _INDIRECT
+    limit = np.uint64(1 << shape.id_bits)
+    if targets.direct_ids is not None and shape.pointer_mask == _FULL:
+        # every value looked up as if it were a target: no masks to take them apart
+        ids = np.where(calls, targets.dense_ids(values, load_offset), values)
+        if len(ids) and not int(ids.max()) < limit:
+            return None
+        found: Ints = ids.view(np.int64)
+        return found
+    result = np.empty(len(values), dtype=np.int64)
+    result[calls] = targets.ids(values[calls], load_offset, shape.pointer_mask)
+    sizes = values[~calls]
+    if len(sizes) and not int(sizes.max()) < limit:
+        return None
+    result[~calls] = sizes.astype(np.int64)
+    return result
+
+
 def _check_blobs(
-    view: memoryview, shape: RawShape, u32: npt.NDArray[np.uint32], starts: Ints
+    view: memoryview, shape: RawShape, words: U64s, starts: Ints
 ) -> tuple[Ints, Ints, Ints, int] | None:
     """Each row's position, the site lengths and values per row, if the blobs chain exactly.
 
@@ -714,10 +770,6 @@ def _check_blobs(
         return np.zeros(0, np.int64), np.zeros(0, np.int64), np.zeros(0, np.int64), value_start
     if int(starts[0]) != value_start or int(starts[-1]) + 8 > end:
         return None
-    head = (starts - value_start) // 4
-    totals = u32[head].astype(np.int64)
-    if not np.array_equal(u32[head + 1], vshape.blob_kinds):
-        return None
     raw = np.frombuffer(view, dtype=np.uint8)
     nrows = len(vshape.row_blob)
     row_at = np.zeros(nrows, dtype=np.int64)
@@ -726,25 +778,37 @@ def _check_blobs(
     site_lengths = np.zeros(shape.num_sites, dtype=np.int64)
     for index, rank in enumerate(vshape.by_ordinal):
         rows = rank.rows
-        at = starts[vshape.row_blob[rows]] + 8 if index == 0 else row_end[rows - 1]
-        if len(at) and int(at.max()) + int(rank.head.max()) > end:
+        if index:
+            at = row_end[rows - 1]
+        else:
+            at = starts + 8 if vshape.all_rows else starts[vshape.row_blob[rows]] + 8
+        if int(at.max()) + int(rank.head.max()) > end:
             return None
-        word = (at - value_start) >> 2
-        if not (
-            np.array_equal(u32[word], rank.kinds) and np.array_equal(u32[word + 1], rank.num_sites)
-        ):
+        if not np.array_equal(words[(at - value_start) >> 3], rank.header):
             return None
         counts = raw[at[rank.site_row] + rank.site_offset]
         site_lengths[rank.sites] = counts
-        values = np.bincount(rank.site_row, weights=counts, minlength=len(rows)).astype(np.int64)
+        values = np.add.reduceat(counts, rank.row_first, dtype=np.int64)
         row_at[rows] = at
         num_values[rows] = values
-        row_end[rows] = at + rank.head + 16 * values
+        values <<= 4
+        values += at
+        values += rank.head
+        row_end[rows] = values
     last = vshape.blob_last_row
-    blob_end = np.where(last >= 0, row_end[np.maximum(last, 0)], starts + 8)
-    if not np.array_equal(blob_end - starts, totals):
+    if vshape.all_rows:
+        blob_end = row_end[last]
+    else:
+        blob_end = np.where(last >= 0, row_end[np.maximum(last, 0)], starts + 8)
+    sizes = blob_end - starts
+    if int(blob_end[-1]) > end or not np.array_equal(starts[1:], blob_end[:-1]):
         return None
-    if not np.array_equal(starts[1:], blob_end[:-1]) or int(blob_end[-1]) > end:
+    if int(sizes.max()) >> 32:
+        return None
+    # each first word must be the size the rows add up to beside the shape's NumValueKinds
+    first_words = sizes.astype(np.uint64) << np.uint64(vshape.size_shift)
+    first_words |= vshape.blob_kinds
+    if not np.array_equal(words[(starts - value_start) >> 3], first_words):
         return None
     return row_at, site_lengths, num_values, int(blob_end[-1])
 

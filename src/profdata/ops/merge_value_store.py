@@ -118,13 +118,16 @@ class ValueStore:
         self.fill = fill.astype(np.int64, copy=True)
         self.size = len(keys)
         capacity = max(self.size + self.size // 4, 1024)
-        self.keys = np.zeros(capacity, dtype=np.int64)
+        # one slot more than entries ever fill, holding -1: an empty table slot (-1) reads it
+        # and matches no key, so a lookup needs no mask for empty slots
+        self.keys = np.full(capacity + 1, -1, dtype=np.int64)
         self.counts = np.zeros(capacity, dtype=np.uint64)
         self.live = np.zeros(capacity, dtype=bool)
         self.keys[: self.size] = keys
         self.counts[: self.size] = counts
         self.live[: self.size] = True
         self.dead = 0
+        self.top = int(counts.max()) if len(counts) else 0  # no stored count is above it
         self.stamp = np.zeros(capacity, dtype=np.int32)  # scratch of :meth:`find`
         self._rebuild()
 
@@ -140,6 +143,7 @@ class ValueStore:
             self.live[size : self.size] = False
             self.size, self.dead = size, 0
         self.region = _regions(self.fill)
+        self.mask = self.region - 1
         self.start = np.cumsum(self.region) - self.region
         self.end = int(self.region.sum())
         # twice the room: sites that outgrow their regions move to the free end
@@ -151,16 +155,18 @@ class ValueStore:
         """Each key's home slot: its site's region start plus its hash inside the region."""
         sites = keys >> self.id_bits
         with np.errstate(over="ignore"):
-            mixed = keys.astype(np.uint64) * _MULTIPLIER
-        home: Ints = (mixed >> np.uint64(32)).astype(np.int64) & (self.region[sites] - 1)
-        slots: Ints = self.start[sites] + home
+            mixed = keys.view(np.uint64) * _MULTIPLIER
+        mixed >>= np.uint64(32)
+        slots: Ints = mixed.view(np.int64)
+        slots &= self.mask[sites]
+        slots += self.start[sites]
         return slots
 
     def _next(self, slots: Ints, keys: Ints) -> Ints:
         """The slot after each one, wrapping inside the key's region."""
         sites = keys >> self.id_bits
         start: Ints = self.start[sites]
-        following: Ints = start + ((slots - start + 1) & (self.region[sites] - 1))
+        following: Ints = start + ((slots - start + 1) & self.mask[sites])
         return following
 
     def _place(self, slots: Ints, index: Ints, keys: Ints) -> None:
@@ -185,16 +191,14 @@ class ValueStore:
         """
         table, stored = self.table, self.keys
         entry = table[slots].astype(np.int64)
-        hit = stored[np.maximum(entry, 0)] == keys
-        hit &= entry >= 0
+        hit = stored[entry] == keys  # an empty slot (-1) reads the sentinel
         found = np.where(hit, entry, -1)
         pending = np.flatnonzero(~hit & (entry != _EMPTY))
         slots = slots[pending]
         while len(pending):
             slots = self._next(slots, keys[pending])
             entry = table[slots].astype(np.int64)
-            hit = stored[np.maximum(entry, 0)] == keys[pending]
-            hit &= entry >= 0
+            hit = stored[entry] == keys[pending]
             found[pending[hit]] = entry[hit]
             more = ~hit & (entry != _EMPTY)
             pending, slots = pending[more], slots[more]
@@ -227,7 +231,16 @@ class ValueStore:
         """A run's entries as :meth:`find` looked them up (nothing changed in between); the
         overflow flag of each entry if any saturated."""
         found = lookup.found
-        flags = add_found(self.counts, lookup.where, found, counts, weight)
+        top = int(counts.max()) if len(counts) else 0
+        if self.top + top * weight <= U64_MAX:  # nothing can saturate: add without checks
+            added = counts[found]
+            if weight != 1:
+                added *= np.uint64(weight)
+            self.counts[lookup.where] += added
+            flags = None
+        else:
+            flags = add_found(self.counts, lookup.where, found, counts, weight)
+        self.top = min(self.top + top * weight, U64_MAX)
         if len(lookup.where) < len(found):
             new = ~found
             self._append(lookup.keys[new], counts[new], lookup.slots[new])
@@ -235,13 +248,14 @@ class ValueStore:
 
     def _append(self, keys: Ints, counts: U64s, slots: Ints) -> None:
         count = len(keys)
-        if self.size + count > len(self.keys):
+        if self.size + count > len(self.counts):
             capacity = (self.size + count) * 5 // 4
             for name in ("keys", "counts", "live"):
                 old = getattr(self, name)
-                grown = np.zeros(capacity, dtype=old.dtype)
+                grown = np.zeros(capacity + (name == "keys"), dtype=old.dtype)
                 grown[: self.size] = old[: self.size]
                 setattr(self, name, grown)
+            self.keys[-1] = -1
         first = self.size
         self.keys[first : first + count] = keys
         self.counts[first : first + count] = counts
@@ -275,6 +289,7 @@ class ValueStore:
         index = np.concatenate([held[held >= 0].astype(np.int64), extra])
         self.start[sites] = self.end + np.cumsum(region) - region
         self.region[sites] = region
+        self.mask[sites] = region - 1
         self.end += int(region.sum())
         keys = self.keys[index]
         self._place(self._slots(keys), index, keys)

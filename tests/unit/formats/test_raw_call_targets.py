@@ -61,6 +61,9 @@ def test_ids_are_the_exact_start_address_or_unknown(
     for targets_map in (raw_columns._call_targets(data), raw_columns._call_targets(data, 0)):
         ids = targets_map.ids(array, offset, call_mask)
         assert targets_map.values[ids].tolist() == expected
+        if targets_map.direct_ids is not None and mask == _FULL:  # the all-kinds lookup
+            dense = targets_map.dense_ids(array, offset)
+            assert dense.tolist() == ids.tolist()
 
 
 def test_dense_functions_get_a_direct_table_and_sparse_ones_buckets() -> None:

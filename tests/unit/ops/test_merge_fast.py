@@ -31,7 +31,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from profdata.errors import MergeError
-from profdata.formats import raw_write
+from profdata.formats import raw_columns, raw_write
 from profdata.formats import text as text_format
 from profdata.formats.indexed_runs import IndexedShape
 from profdata.formats.indexed_write import write_indexed
@@ -217,25 +217,72 @@ def merges(draw: st.DrawFn, edges: bool) -> tuple[list[InstrProfile], list[int],
     return profiles, weights, draw(st.sampled_from([0, 0, 1, 2, 3]))
 
 
-def _write(tmp: Path, profiles: list[InstrProfile], weights: list[int]) -> list[tuple[Path, int]]:
+def _write(
+    tmp: Path,
+    profiles: list[InstrProfile],
+    weights: list[int],
+    layout: tuple[int, raw_write.ByteOrder] = (8, "<"),
+) -> list[tuple[Path, int]]:
     for old in tmp.glob("run*.profraw"):
         old.unlink()
+    width, order = layout
     files = []
     for index, (profile, weight) in enumerate(zip(profiles, weights, strict=True)):
         path = tmp / f"run{index}.profraw"
-        path.write_bytes(raw_write.write(profile))
+        path.write_bytes(raw_write.write(profile, width=width, byteorder=order))
         files.append((path, weight))
     return files
+
+
+LAYOUTS = st.sampled_from([(8, "<"), (8, ">"), (4, "<"), (4, ">")])
 
 
 @pytest.mark.property
 @settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
-@given(merges(edges=False))
-def test_generated_runs(tmp_path: Path, case: tuple[list[InstrProfile], list[int], int]) -> None:
+@given(merges(edges=False), LAYOUTS)
+def test_generated_runs(
+    tmp_path: Path,
+    case: tuple[list[InstrProfile], list[int], int],
+    layout: tuple[int, raw_write.ByteOrder],
+) -> None:
+    """Of either pointer width and byte order (the value blobs' words are read whole)."""
     profiles, weights, threads = case
-    assert_same(_write(tmp_path, profiles, weights), threads=threads)
+    assert_same(_write(tmp_path, profiles, weights, layout), threads=threads)
+
+
+@pytest.mark.parametrize("layout", [(8, "<"), (8, ">"), (4, "<"), (4, ">")])
+def test_every_layout_takes_the_fast_path(
+    tmp_path: Path, layout: tuple[int, raw_write.ByteOrder], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Raw runs of either pointer width and byte order merge the fast way, their value
+    blobs found by their first words, never by walking the chain."""
+
+    def no_walk(*_: object) -> None:
+        raise AssertionError("the blobs were walked")
+
+    monkeypatch.setattr(raw_columns, "_walk_blobs", no_walk)
+    rng = random.Random(3)
+    binary = [Function(f"f{i}", rng.randrange(1 << 60), 2, i % 3, (i + 1) % 3) for i in range(9)]
+    targets = [0, *(md5_hash(f.name) for f in binary)]
+
+    def run() -> InstrProfile:
+        records = []
+        for fn in binary:
+            sites: dict[ValueKind, list[list[ValueData]]] = {}
+            for kind, count, pool in ((CALL, fn.call_sites, targets),
+                                      (MEMOP, fn.memop_sites, MEMOP_SIZES)):  # fmt: skip
+                sites[kind] = [
+                    [ValueData(v, rng.randint(1, 9)) for v in rng.sample(pool, rng.randint(0, 4))]
+                    for _ in range(count)
+                ]
+            counts = np.array([rng.randint(0, 9) for _ in range(fn.counters)], dtype=np.uint64)
+            records.append(InstrRecord(fn.name, fn.hash, counts, b"", sites))
+        return InstrProfile(kind=ProfileKind.IR, records=records, binary_ids=[b"\x12"])
+
+    files = _write(tmp_path, [run() for _ in range(4)], [1, 2, 1, 3], layout)
+    assert assert_same(files)
 
 
 @pytest.mark.property
