@@ -33,6 +33,7 @@ from hypothesis import strategies as st
 from profdata.errors import MergeError
 from profdata.formats import raw_columns, raw_write
 from profdata.formats import text as text_format
+from profdata.formats._binary import ByteOrder
 from profdata.formats.indexed_runs import IndexedShape
 from profdata.formats.indexed_write import write_indexed
 from profdata.formats.raw_columns import RawShape
@@ -221,7 +222,7 @@ def _write(
     tmp: Path,
     profiles: list[InstrProfile],
     weights: list[int],
-    layout: tuple[int, raw_write.ByteOrder] = (8, "<"),
+    layout: tuple[int, ByteOrder] = (8, "<"),
 ) -> list[tuple[Path, int]]:
     for old in tmp.glob("run*.profraw"):
         old.unlink()
@@ -245,7 +246,7 @@ LAYOUTS = st.sampled_from([(8, "<"), (8, ">"), (4, "<"), (4, ">")])
 def test_generated_runs(
     tmp_path: Path,
     case: tuple[list[InstrProfile], list[int], int],
-    layout: tuple[int, raw_write.ByteOrder],
+    layout: tuple[int, ByteOrder],
 ) -> None:
     """Of either pointer width and byte order (the value blobs' words are read whole)."""
     profiles, weights, threads = case
@@ -254,7 +255,7 @@ def test_generated_runs(
 
 @pytest.mark.parametrize("layout", [(8, "<"), (8, ">"), (4, "<"), (4, ">")])
 def test_every_layout_takes_the_fast_path(
-    tmp_path: Path, layout: tuple[int, raw_write.ByteOrder], monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, layout: tuple[int, ByteOrder], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Raw runs of either pointer width and byte order merge the fast way, their value
     blobs found by their first words, never by walking the chain."""
