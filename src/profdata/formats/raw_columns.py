@@ -49,7 +49,7 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_values import chain_starts, scan_blobs
 from profdata.model.bucketed import BucketedValues
-from profdata.model.instr import InstrProfile, distinct, spans
+from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 
 Ints = npt.NDArray[np.int64]
@@ -148,8 +148,8 @@ class _CallTargets:
     #: alignment from the first (``unknown_id`` where no function starts)
     direct: npt.NDArray[np.int32] | None = None
     align_bits: int = 0
-    #: ``direct`` as unsigned words with ``unknown_id`` appended, for :meth:`dense_ids`
-    direct_ids: U64s | None = None
+    #: ``direct`` and one more slot holding ``unknown_id`` (``direct`` is a view of it)
+    direct_ids: npt.NDArray[np.int32] | None = None
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
         if not len(self.addresses):
@@ -172,7 +172,7 @@ class _CallTargets:
         result[pending[hit]] = self.address_ids[at[hit]]
         return result
 
-    def dense_ids(self, values: U64s, offset: int) -> U64s:
+    def dense_ids(self, values: U64s, offset: int) -> npt.NDArray[np.int32]:
         """The id of every value taken as a target (with a full pointer mask and a
         ``direct`` table): :meth:`ids` in fewer steps, for values of all kinds at once."""
         assert self.direct_ids is not None
@@ -184,7 +184,7 @@ class _CallTargets:
             rel <<= np.uint64(64 - self.align_bits)
             slot |= rel
         np.minimum(slot, np.uint64(outside), out=slot)
-        ids: U64s = self.direct_ids[slot]
+        ids: npt.NDArray[np.int32] = self.direct_ids[slot]
         return ids
 
     def _direct_ids(self, rel: U64s, targets: U64s, mask: int) -> Ints:
@@ -356,9 +356,16 @@ def _call_targets(
     known = pointers != 0
     addresses, first = np.unique(pointers[known], return_index=True)
     refs = data["name_ref"].astype(np.uint64)[known][first]
-    values = distinct(np.concatenate([refs, np.zeros(1, dtype=np.uint64)]))
-    address_ids = np.searchsorted(values, refs).astype(np.int64)
-    unknown = int(np.searchsorted(values, np.uint64(0)))
+    # the distinct NameRefs and 0, and where each address's NameRef is among them
+    every = np.append(refs, np.uint64(0))
+    order = np.argsort(every)
+    ordered = every[order]
+    distinct_at = np.ones(len(ordered), dtype=bool)
+    np.not_equal(ordered[1:], ordered[:-1], out=distinct_at[1:])
+    position = np.empty(len(every), dtype=np.int64)
+    position[order] = np.cumsum(distinct_at) - 1
+    values = ordered[distinct_at]
+    address_ids, unknown = position[:-1], int(position[-1])
     direct, align_bits = _direct_table(addresses, address_ids, unknown, slots_per_address)
     bits = 0
     lookup = None
@@ -368,12 +375,9 @@ def _call_targets(
         nbuckets = (int(rel[-1]) >> bits) + 1
         lookup = BucketedValues.of(addresses, (rel >> np.uint64(bits)).astype(np.int64), nbuckets)
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
-    direct_ids = None
-    if direct is not None:
-        direct_ids = np.append(direct, unknown).astype(np.uint64)
     return _CallTargets(
         pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
-        bits, lookup, direct, align_bits, direct_ids,
+        bits, lookup, None if direct is None else direct[:-1], align_bits, direct,
     )  # fmt: skip
 
 
@@ -391,9 +395,10 @@ def _direct_table(
     slots = (int(rel[-1]) >> align_bits) + 1
     if slots > slots_per_address * len(addresses) + 1024:
         return None, 0
-    direct = np.full(slots, unknown, dtype=np.int32)
-    direct[(rel >> np.uint64(align_bits)).astype(np.int64)] = address_ids
-    return direct, align_bits
+    # one slot more, past the end: where :meth:`_CallTargets.dense_ids` sends what is outside
+    table = np.full(slots + 1, unknown, dtype=np.int32)
+    table[(rel >> np.uint64(align_bits)).astype(np.int64)] = address_ids
+    return table, align_bits
 
 
 def _value_shape(
@@ -740,11 +745,10 @@ def _value_ids(shape: RawShape, sites: Ints, values: U64s, load_offset: int) -> 
     limit = np.uint64(1 << shape.id_bits)
     if targets.direct_ids is not None and shape.pointer_mask == _FULL:
         # every value looked up as if it were a target: no masks to take them apart
-        ids = np.where(calls, targets.dense_ids(values, load_offset), values)
-        if len(ids) and not int(ids.max()) < limit:
-            return None
-        found: Ints = ids.view(np.int64)
-        return found
+        ids: Ints = np.where(calls, targets.dense_ids(values, load_offset), values.view(np.int64))
+        if len(ids) and not int(ids.view(np.uint64).max()) < limit:  # a size of 2**63 or more
+            return None  # is negative here, and huge again as unsigned
+        return ids
     result = np.empty(len(values), dtype=np.int64)
     result[calls] = targets.ids(values[calls], load_offset, shape.pointer_mask)
     sizes = values[~calls]

@@ -752,6 +752,9 @@ def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:
     collisions only ever make this say yes, which takes the safe, record-by-record way)."""
     if len(hashes) < 2:
         return False
+    names = np.sort(name_hashes)
+    if not bool(np.any(names[1:] == names[:-1])):
+        return False  # no name twice (one sort of one key, not a lexsort of two)
     order = np.lexsort((hashes, name_hashes))
     a, b = name_hashes[order], hashes[order]
     return bool(np.any((a[1:] == a[:-1]) & (b[1:] == b[:-1])))

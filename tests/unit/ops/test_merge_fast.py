@@ -629,3 +629,12 @@ def test_real_profiles_match_llvm_profdata(tmp_path: Path) -> None:
         outcome = merge([(f, 1) for f in files], fast=True, threads=threads)
         assert isinstance(outcome, Outcome) and outcome.fast
         assert outcome.indexed == expected.read_bytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.tuples(st.integers(0, 3), st.integers(0, 3)), max_size=12))
+def test_a_pair_twice_is_told_from_sorted_names(pairs: list[tuple[int, int]]) -> None:
+    """(name hash, function hash) twice, however the records are ordered."""
+    names = np.array([n for n, _ in pairs], dtype=np.uint64)
+    hashes = np.array([h for _, h in pairs], dtype=np.uint64)
+    assert merge_fast._has_pair_twice(names, hashes) == (len(set(pairs)) < len(pairs))
