@@ -330,8 +330,9 @@ def _run_of(decoded: _Decoded, shape: IndexedShape) -> IndexedRun | None:
         return None
     ids[~calls] = sizes.astype(np.int64)
     return IndexedRun(
-        counts, bitmaps, entry_site, ids, decoded.entry_counts, site_lengths, (), decoded.profile
-    )
+        counts, bitmaps, entry_site, ids, decoded.entry_counts, site_lengths, (),
+        profile=decoded.profile,
+    )  # fmt: skip
 
 
 @dataclass(eq=False)

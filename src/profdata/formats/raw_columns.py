@@ -123,6 +123,11 @@ class ValueShape:
     by_ordinal: tuple[_Rank, ...]  # the rows that are the k-th kind record of their blob
     site_kind: Ints  # per site, all rows' sites in order
     site_record: Ints
+    #: rows, and sites, with those of indirect calls first (else in order): a run's
+    #: values are read kind by kind (:attr:`RawRun.calls`)
+    row_order: Ints
+    call_rows: int
+    site_order: Ints
 
 
 @dataclass(frozen=True, eq=False)
@@ -277,11 +282,17 @@ class RawRun:
 
     counts: U64s  # every record's counters, concatenated (may be a view of the file)
     bitmaps: Bytes  # every record's bitmap bytes, concatenated
-    entry_site: Ints  # the site of each profiled value, in file order
+    entry_site: Ints  # the site of each profiled value, sites in ``site_order``
     entry_id: Ints
     entry_count: U64s
     site_lengths: Ints  # values per site
     trace: tuple[int, ...]  # NameRefs in timestamp order (temporal profiles)
+    #: the order of the sites' entries: each site's in file order, the sites in this
+    #: order (None: site by site)
+    site_order: Ints | None = None
+    #: the first ``calls`` entries are those of indirect-call sites, the rest memop sizes
+    #: (None: the entries are not put apart by kind)
+    calls: int | None = None
 
 
 # -- the shape ------------------------------------------------------------------------
@@ -463,6 +474,9 @@ def _value_shape(
             for k in range(max_ordinal)
         ),
         site_kind=found.kind[site_row],
+        row_order=np.argsort(found.kind != _INDIRECT, kind="stable"),
+        call_rows=int(np.count_nonzero(found.kind == _INDIRECT)),
+        site_order=np.argsort(found.kind[site_row] != _INDIRECT, kind="stable"),
         site_record=blob_records[found.blob[site_row]],
     )
     return shape, pos
@@ -596,12 +610,13 @@ def read_run(view: memoryview, shape: RawShape) -> RawRun | None:
     values = _read_values(view, shape, offset)
     if values is None:
         return None
-    entry_site, entry_id, entry_count, site_lengths = values
+    entry_site, entry_id, entry_count, site_lengths, calls = values
     counts = _counters(view, shape)
     bitmaps = _bitmaps(view, shape)
     return RawRun(
-        counts, bitmaps, entry_site, entry_id, entry_count, site_lengths, _trace(view, shape)
-    )
+        counts, bitmaps, entry_site, entry_id, entry_count, site_lengths, _trace(view, shape),
+        shape.values.site_order, calls,
+    )  # fmt: skip
 
 
 def _load_offset(view: memoryview, shape: RawShape) -> int | None:
@@ -701,8 +716,9 @@ def _walk_blobs(view: memoryview, shape: RawShape) -> Ints | None:
 
 def _read_values(
     view: memoryview, shape: RawShape, load_offset: int
-) -> tuple[Ints, Ints, U64s, Ints] | None:
-    """Every profiled value: its site, value id and count, in file order; values per site."""
+) -> tuple[Ints, Ints, U64s, Ints, int] | None:
+    """Every profiled value: its site, value id and count (in the order of
+    :attr:`RawRun.site_order`); values per site; how many are indirect-call targets."""
     vshape = shape.values
     value_start = shape.value_start
     end = len(view)
@@ -722,40 +738,39 @@ def _read_values(
     row_at, site_lengths, num_values, blobs_end = checked
     if blobs_end < end and bool(np.any(np.frombuffer(view, np.uint8, offset=blobs_end))):
         return None  # another profile follows: the reader's business
-    # the word of each profiled value (its count is the next one), rows one after another
-    firsts = np.cumsum(num_values) - num_values
-    pair_at = (row_at + vshape.row_head - value_start) >> 3
-    at = np.repeat(pair_at - 2 * firsts, num_values)
+    # the word of each profiled value (its count is the next one), the rows of indirect
+    # calls first, so that the values of each kind come out together
+    order = vshape.row_order
+    lengths = num_values[order]
+    firsts = np.cumsum(lengths) - lengths
+    pair_at = (row_at[order] + vshape.row_head[order] - value_start) >> 3
+    at = np.repeat(pair_at - 2 * firsts, lengths)
     at += np.arange(0, 2 * len(at), 2, dtype=np.int64)
     values = words[at].astype(np.uint64, copy=False)
     at += 1
     counts = words[at].astype(np.uint64, copy=False)
-    sites = np.repeat(np.arange(shape.num_sites, dtype=np.int64), site_lengths)
-    ids = _value_ids(shape, sites, values, load_offset)
+    calls = int(firsts[vshape.call_rows]) if vshape.call_rows < len(order) else len(values)
+    sites = np.repeat(vshape.site_order, site_lengths[vshape.site_order])
+    ids = _value_ids(shape, values, calls, load_offset)
     if ids is None:
         return None
-    return sites, ids, counts, site_lengths
+    return sites, ids, counts, site_lengths, calls
 
 
-def _value_ids(shape: RawShape, sites: Ints, values: U64s, load_offset: int) -> Ints | None:
-    """Each profiled value's id (see the module docstring); None if a memop size is too
-    large for a key."""
+def _value_ids(shape: RawShape, values: U64s, calls: int, load_offset: int) -> Ints | None:
+    """Each profiled value's id, the first ``calls`` indirect-call targets (see the module
+    docstring); None if a memop size is too large for a key."""
     targets = shape.targets
-    calls = shape.values.site_kind[sites] == _INDIRECT
-    limit = np.uint64(1 << shape.id_bits)
+    ids = np.empty(len(values), dtype=np.int64)
     if targets.direct_ids is not None and shape.pointer_mask == _FULL:
-        # every value looked up as if it were a target: no masks to take them apart
-        ids: Ints = np.where(calls, targets.dense_ids(values, load_offset), values.view(np.int64))
-        if len(ids) and not int(ids.view(np.uint64).max()) < limit:  # a size of 2**63 or more
-            return None  # is negative here, and huge again as unsigned
-        return ids
-    result = np.empty(len(values), dtype=np.int64)
-    result[calls] = targets.ids(values[calls], load_offset, shape.pointer_mask)
-    sizes = values[~calls]
-    if len(sizes) and not int(sizes.max()) < limit:
+        ids[:calls] = targets.dense_ids(values[:calls], load_offset)
+    else:
+        ids[:calls] = targets.ids(values[:calls], load_offset, shape.pointer_mask)
+    sizes = values[calls:]
+    if len(sizes) and not int(sizes.max()) < 1 << shape.id_bits:
         return None
-    result[~calls] = sizes.astype(np.int64)
-    return result
+    ids[calls:] = sizes.view(np.int64)
+    return ids
 
 
 def _check_blobs(

@@ -506,9 +506,12 @@ class FastMerge:
         else:
             np.bitwise_or(state.bitmaps, run.bitmaps, out=state.bitmaps)
         flags = self._merge_values(state, entries, weight, run)
-        if flags is not None:
-            keys = entries.keys if isinstance(entries, Lookup) else entries[0]
-            overflowed[shape.values.site_record[keys[flags] >> shape.id_bits]] = True
+        if flags is not None:  # a lookup's flags are the run's entries', else the sorted ones'
+            if isinstance(entries, Lookup):
+                sites = run.entry_site[flags]
+            else:
+                sites = entries[0][flags] >> shape.id_bits
+            overflowed[shape.values.site_record[sites]] = True
         state.inputs += 1
         self.started = True
         for index in np.flatnonzero(overflowed).tolist():
@@ -543,10 +546,11 @@ class FastMerge:
             return _sorted_entries(run, shape)
         if not isinstance(state.values, ValueStore):
             vals = state.values
-            state.values = ValueStore(vals.keys, vals.counts, vals.fill, shape.id_bits)
+            sized = shape.values.site_kind == int(ValueKind.MEMOP_SIZE)
+            state.values = ValueStore(vals.keys, vals.counts, vals.fill, shape.id_bits, sized)
         keys = run.entry_site << shape.id_bits
         keys |= run.entry_id
-        return state.values.find(keys)
+        return state.values.find(keys, run.calls)
 
     def _merge_values(
         self,
@@ -765,7 +769,13 @@ def _sorted_entries(run: RawRun, shape: Shape) -> _SortedEntries | None:
     """The run's profiled values sorted by key, with counts and raw ranks; None on a
     duplicate (the same value twice in a site)."""
     lengths = run.site_lengths
-    first = np.cumsum(lengths) - lengths
+    order = run.site_order
+    if order is None:
+        first = np.cumsum(lengths) - lengths
+    else:  # where each site's entries begin with the sites in that order
+        ordered = lengths[order]
+        first = np.empty_like(lengths)
+        first[order] = np.cumsum(ordered) - ordered
     site = run.entry_site
     rank = np.arange(len(site), dtype=np.int64) - first[site]
     packed = (site << (shape.id_bits + _RANK_BITS)) | (run.entry_id << _RANK_BITS) | rank

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import spans
+from profdata.model.instr import distinct, spans
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE
 
 Ints = npt.NDArray[np.int64]
@@ -44,6 +44,15 @@ U64s = npt.NDArray[np.uint64]
 Flags = npt.NDArray[np.bool_]
 
 _EMPTY = -1
+#: the memop sizes LLVM's runtime records (``InstrProfGetRangeRepValue``: up to 8 as they
+#: are, a larger size as the power of two or power of two + 1 of its range, 8192 and
+#: above as 8192): the columns of :class:`_Sizes`
+SIZES = np.array(
+    sorted({*range(9), *(1 << k for k in range(3, 14)), *((1 << k) + 1 for k in range(3, 13))}),
+    dtype=np.int64,
+)
+_COLUMN = np.full(int(SIZES[-1]) + 2, -1, dtype=np.int64)  # the last stands for every larger
+_COLUMN[SIZES] = np.arange(len(SIZES))
 _MULTIPLIER = np.uint64(0x9E3779B97F4A7C15)  # Fibonacci hashing: the high bits are well mixed
 _U64_MAX = np.uint64(U64_MAX)
 _MIN_REGION = 4
@@ -95,13 +104,70 @@ def add_found(stored: U64s, where: Ints, found: Flags, counts: U64s, weight: int
 
 
 @dataclass(frozen=True, eq=False)
+class _Cells:
+    """A run's entries that :class:`_Sizes` holds, as :meth:`ValueStore.find` found them."""
+
+    taken: slice | Flags  # which of the run's entries
+    cells: Ints
+    present: Flags  # their cells held a count already
+
+
+@dataclass(frozen=True, eq=False)
 class Lookup:
     """A run's keys as :meth:`ValueStore.find` found them."""
 
-    keys: Ints
+    keys: Ints  # the entries in the hash table
     slots: Ints  # each key's home slot
     found: Flags  # stored already
     where: Ints  # the stored entry of each found key
+    hashed: slice | Flags | None = None  # which of the run's entries ``keys`` are (None: all)
+    sized: _Cells | None = None  # the others
+
+
+class _Sizes:
+    """The entries of memop sites as a count per (site, size) in a dense table: a run's
+    sizes are added where they fall, with no hashing (a site leaves the table for the
+    hash table when a size outside :data:`SIZES` comes)."""
+
+    def __init__(self, sites: Ints) -> None:
+        self.sites = sites  # the site of each row
+        cells = len(sites) * len(SIZES)
+        self.counts = np.zeros(cells, dtype=np.uint64)  # 0 where not present
+        self.present = np.zeros(cells, dtype=bool)
+        self.stamp = np.zeros(cells, dtype=np.int32)  # scratch of :meth:`twice`
+
+    @staticmethod
+    def columns(sizes: Ints) -> Ints:
+        """Each size's column, -1 for a size the table has none for."""
+        column: Ints = _COLUMN[np.minimum(sizes, len(_COLUMN) - 1)]
+        return column
+
+    def twice(self, cells: Ints) -> bool:
+        """Whether a cell comes twice (a size twice in a site)."""
+        stamps = np.arange(len(cells), dtype=np.int32)
+        self.stamp[cells] = stamps
+        return not np.array_equal(self.stamp[cells], stamps)
+
+    def fill(self) -> Ints:
+        """The sizes held per row."""
+        held: Ints = self.present.reshape(len(self.sites), len(SIZES)).sum(axis=1)
+        return held
+
+    def entries(self, rows: Ints | None, id_bits: int) -> tuple[Ints, U64s]:
+        """The keys and counts held (in ``rows``, or all)."""
+        if rows is None:
+            cells = np.flatnonzero(self.present)
+        else:
+            cells = spans(rows * len(SIZES), np.full(len(rows), len(SIZES), dtype=np.int64))
+            cells = cells[self.present[cells]]
+        row, column = np.divmod(cells, len(SIZES))
+        keys = (self.sites[row] << id_bits) | SIZES[column]
+        return keys, self.counts[cells]
+
+    def clear(self, rows: Ints) -> None:
+        cells = spans(rows * len(SIZES), np.full(len(rows), len(SIZES), dtype=np.int64))
+        self.present[cells] = False
+        self.counts[cells] = 0
 
 
 class ValueStore:
@@ -113,9 +179,19 @@ class ValueStore:
     end: int  # slots in use, regions left behind by moved sites included
     table: npt.NDArray[np.int32]  # entry index per slot, -1 where empty
 
-    def __init__(self, keys: Ints, counts: U64s, fill: Ints, id_bits: int) -> None:
+    def __init__(
+        self, keys: Ints, counts: U64s, fill: Ints, id_bits: int, sized: Flags | None = None
+    ) -> None:
+        """The entries ``keys``, ``counts``; ``sized`` flags the sites of memop sizes, held in
+        a table of sizes (:class:`_Sizes`) as long as their sizes are all in :data:`SIZES`."""
         self.id_bits = id_bits
-        self.fill = fill.astype(np.int64, copy=True)
+        self.top = int(counts.max()) if len(counts) else 0  # no stored count is above it
+        self.row: Ints | None = None  # each site's row in ``sizes`` (-1: hashed)
+        self.sizes: _Sizes | None = None
+        fill = fill.astype(np.int64, copy=True)
+        if sized is not None and bool(sized.any()):
+            keys, counts = self._size(keys, counts, fill, sized)
+        self._fill = fill
         self.size = len(keys)
         capacity = max(self.size + self.size // 4, 1024)
         # one slot more than entries ever fill, holding -1: an empty table slot (-1) reads it
@@ -127,9 +203,75 @@ class ValueStore:
         self.counts[: self.size] = counts
         self.live[: self.size] = True
         self.dead = 0
-        self.top = int(counts.max()) if len(counts) else 0  # no stored count is above it
         self.stamp = np.zeros(capacity, dtype=np.int32)  # scratch of :meth:`find`
         self._rebuild()
+
+    @property
+    def fill(self) -> Ints:
+        """Entries per site."""
+        if self.sizes is None:
+            return self._fill
+        fill = self._fill.copy()
+        fill[self.sizes.sites] += self.sizes.fill()  # 0 in the table's rows of hashed sites
+        return fill
+
+    def _size(self, keys: Ints, counts: U64s, fill: Ints, sized: Flags) -> tuple[Ints, U64s]:
+        """Put the entries of ``sized`` sites in a table of sizes; the rest, and ``fill``
+        left to the hash table."""
+        sites = keys >> self.id_bits
+        columns = _Sizes.columns(keys & ((1 << self.id_bits) - 1))
+        sized = sized.copy()
+        sized[sites[sized[sites] & (columns < 0)]] = False  # a size it has no column for
+        held = np.flatnonzero(sized)
+        if not len(held):
+            return keys, counts
+        self.row = np.full(len(fill), -1, dtype=np.int64)
+        self.row[held] = np.arange(len(held))
+        self.sizes = _Sizes(held)
+        mine = sized[sites]
+        cells = self.row[sites[mine]] * len(SIZES) + columns[mine]
+        self.sizes.counts[cells] = counts[mine]
+        self.sizes.present[cells] = True
+        fill[held] = 0
+        return keys[~mine], counts[~mine]
+
+    def _route(self, keys: Ints, split: int | None) -> tuple[slice | Flags, _Cells] | None:
+        """Which of a run's keys the hash table holds, and the cells of the others; None if
+        a size comes twice in a site.  With ``split``, the keys from there on are those of
+        memop sites."""
+        assert self.row is not None and self.sizes is not None
+        sized: slice | Flags
+        hashed: slice | Flags
+        if split is not None:
+            sized, hashed = slice(split, None), slice(0, split)
+            rows = self.row[keys[sized] >> self.id_bits]
+            if len(rows) and int(rows.min()) < 0:
+                split = None  # a memop site that left the table
+        if split is None:
+            every = self.row[keys >> self.id_bits]
+            held = every >= 0
+            sized, hashed = held, ~held
+            rows = every[held]
+        mine = keys[sized]
+        columns = _Sizes.columns(mine & ((1 << self.id_bits) - 1))
+        if len(columns) and int(columns.min()) < 0:
+            self._unsize(distinct(mine[columns < 0] >> self.id_bits))
+            return self._route(keys, None)
+        cells = rows * len(SIZES) + columns
+        if self.sizes.twice(cells):
+            return None
+        return hashed, _Cells(sized, cells, self.sizes.present[cells])
+
+    def _unsize(self, sites: Ints) -> None:
+        """Move ``sites`` from the table of sizes to the hash table (a size came that the
+        table has no column for)."""
+        assert self.row is not None and self.sizes is not None
+        rows = self.row[sites]
+        keys, counts = self.sizes.entries(rows, self.id_bits)
+        self.sizes.clear(rows)
+        self.row[sites] = -1
+        if len(keys):
+            self._append(keys, counts, self._slots(keys))
 
     # -- the table ------------------------------------------------------------------
     def _rebuild(self) -> None:
@@ -142,7 +284,7 @@ class ValueStore:
             self.live[:size] = True
             self.live[size : self.size] = False
             self.size, self.dead = size, 0
-        self.region = _regions(self.fill)
+        self.region = _regions(self._fill)
         self.mask = self.region - 1
         self.start = np.cumsum(self.region) - self.region
         self.end = int(self.region.sum())
@@ -205,11 +347,20 @@ class ValueStore:
         return found
 
     # -- merging --------------------------------------------------------------------
-    def find(self, keys: Ints) -> Lookup | None:
-        """Where each of a run's keys is stored (-1: new), before anything changes; None if
-        the run holds a key twice (LLVM pairs such values by position: not this merge's
-        business).  The keys need no order; in site order the lookups walk the table from
-        front to back."""
+    def find(self, keys: Ints, split: int | None = None) -> Lookup | None:
+        """Where each of a run's keys is stored (-1: new), before anything changes but
+        where they are held; None if the run holds a key twice (LLVM pairs such values
+        by position: not this merge's business).  The keys need no order; in site order
+        the lookups walk the table from front to back.  ``split``: the keys from there
+        on are of memop sites (and none before it)."""
+        hashed: slice | Flags | None = None
+        sized = None
+        if self.sizes is not None:
+            routed = self._route(keys, split)
+            if routed is None:
+                return None
+            hashed, sized = routed
+            keys = keys[hashed]
         slots = self._slots(keys)
         at = self._find(keys, slots)
         found = at >= 0
@@ -225,14 +376,36 @@ class ValueStore:
             new = np.sort(keys[~found])
             if bool(np.any(new[1:] == new[:-1])):
                 return None
-        return Lookup(keys, slots, found, where)
+        return Lookup(keys, slots, found, where, hashed, sized)
 
     def merge_found(self, lookup: Lookup, counts: U64s, weight: int) -> Flags | None:
         """A run's entries as :meth:`find` looked them up (nothing changed in between); the
         overflow flag of each entry if any saturated."""
-        found = lookup.found
         top = int(counts.max()) if len(counts) else 0
-        if self.top + top * weight <= U64_MAX:  # nothing can saturate: add without checks
+        safe = self.top + top * weight <= U64_MAX  # nothing can saturate: add unchecked
+        self.top = min(self.top + top * weight, U64_MAX)
+        hashed = counts if lookup.hashed is None else counts[lookup.hashed]
+        flags = self._merge_hashed(lookup, hashed, weight, safe)
+        sized = None
+        if lookup.sized is not None:
+            sized = self._merge_sized(lookup.sized, counts[lookup.sized.taken], weight, safe)
+        new = len(lookup.where) < len(lookup.found)
+        new = new or (lookup.sized is not None and not bool(lookup.sized.present.all()))
+        if new and int(self._fill.max()) > MAX_VALUES_PER_SITE:
+            self._truncate()  # a run that brings a value cuts every site past 255
+        if sized is None and (flags is None or lookup.hashed is None):
+            return flags
+        every = np.zeros(len(counts), dtype=bool)
+        if flags is not None:
+            every[lookup.hashed] = flags
+        if sized is not None:
+            assert lookup.sized is not None
+            every[lookup.sized.taken] = sized
+        return every
+
+    def _merge_hashed(self, lookup: Lookup, counts: U64s, weight: int, safe: bool) -> Flags | None:
+        found = lookup.found
+        if safe:
             added = counts[found]
             if weight != 1:
                 added *= np.uint64(weight)
@@ -240,10 +413,26 @@ class ValueStore:
             flags = None
         else:
             flags = add_found(self.counts, lookup.where, found, counts, weight)
-        self.top = min(self.top + top * weight, U64_MAX)
         if len(lookup.where) < len(found):
             new = ~found
             self._append(lookup.keys[new], counts[new], lookup.slots[new])
+        return flags
+
+    def _merge_sized(self, sized: _Cells, counts: U64s, weight: int, safe: bool) -> Flags | None:
+        """A present size adds ``count * weight``, a new one is its count as is (its cell
+        holds 0)."""
+        assert self.sizes is not None
+        table, cells, present = self.sizes.counts, sized.cells, sized.present
+        flags = None
+        if safe:
+            if weight != 1:
+                counts = np.where(present, counts * np.uint64(weight), counts)
+            table[cells] += counts
+        else:
+            flags = add_found(table, cells[present], present, counts, weight)
+            new = ~present
+            table[cells[new]] = counts[new]
+        self.sizes.present[cells] = True
         return flags
 
     def _append(self, keys: Ints, counts: U64s, slots: Ints) -> None:
@@ -262,26 +451,24 @@ class ValueStore:
         self.live[first : first + count] = True
         self.size += count
         sites = keys >> self.id_bits
-        self.fill += np.bincount(sites, minlength=len(self.fill))
+        self._fill += np.bincount(sites, minlength=len(self._fill))
         index = np.arange(first, first + count, dtype=np.int64)
-        full = np.flatnonzero(4 * self.fill > 3 * self.region)
+        full = np.flatnonzero(4 * self._fill > 3 * self.region)
         if len(full):
-            moving = np.zeros(len(self.fill), dtype=bool)
+            moving = np.zeros(len(self._fill), dtype=bool)
             moving[full] = True
             stay = ~moving[sites]
             self._place(slots[stay], index[stay], keys[stay])
             self._move(full, index[~stay])
         else:
             self._place(slots, index, keys)
-        if int(self.fill.max()) > MAX_VALUES_PER_SITE:
-            self._truncate()
 
     def _move(self, sites: Ints, extra: Ints) -> None:
         """New regions at the end of the table for ``sites``, which outgrew theirs, holding
         their entries and the new entries ``extra``; without room there, a new table."""
         old = spans(self.start[sites], self.region[sites])
         held = self.table[old]
-        region = _regions(self.fill[sites])
+        region = _regions(self._fill[sites])
         if self.end + int(region.sum()) > len(self.table):
             self._rebuild()
             return
@@ -297,24 +484,29 @@ class ValueStore:
     def _truncate(self) -> None:
         """``sortByCount``'s cut: a site keeps its 255 first entries by (count desc, value asc),
         and its region is filled again from those."""
-        heavy = np.flatnonzero(self.fill > MAX_VALUES_PER_SITE)
+        heavy = np.flatnonzero(self._fill > MAX_VALUES_PER_SITE)
         slots = spans(self.start[heavy], self.region[heavy])
         entries = self.table[slots]
         index = entries[entries >= 0].astype(np.int64)
-        cut = beyond_cut(self.keys[index], self.counts[index], self.fill[heavy], self.id_bits)
+        cut = beyond_cut(self.keys[index], self.counts[index], self._fill[heavy], self.id_bits)
         drop, keep = index[cut], index[~cut]
         self.live[drop] = False
         self.dead += len(drop)
-        self.fill[heavy] = MAX_VALUES_PER_SITE
+        self._fill[heavy] = MAX_VALUES_PER_SITE
         self.table[slots] = _EMPTY
         kept = self.keys[keep]
         self._place(self._slots(kept), keep, kept)
 
     # -- the result -----------------------------------------------------------------
     def entries(self) -> tuple[Ints, U64s]:
-        """The live entries in the order they were stored, with their counts."""
+        """The live entries in the order they were stored (the table of sizes' last), with
+        their counts."""
         index = np.flatnonzero(self.live[: self.size])
-        return self.keys[index], self.counts[index]
+        keys, counts = self.keys[index], self.counts[index]
+        if self.sizes is None:
+            return keys, counts
+        sized_keys, sized_counts = self.sizes.entries(None, self.id_bits)
+        return np.concatenate([keys, sized_keys]), np.concatenate([counts, sized_counts])
 
     def sorted(self) -> tuple[Ints, U64s]:
         """The live entries by key, with their counts."""
@@ -323,4 +515,4 @@ class ValueStore:
         return keys[order], counts[order]
 
 
-__all__ = ["Lookup", "ValueStore", "add_found", "add_scaled", "beyond_cut"]
+__all__ = ["SIZES", "Lookup", "ValueStore", "add_found", "add_scaled", "beyond_cut"]

@@ -17,10 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from profdata.ops import merge_fast
-from profdata.ops.merge_value_store import ValueStore
+from profdata.ops.merge_value_store import SIZES, ValueStore
 
 U64_MAX = (1 << 64) - 1
-ID_BITS = 10
+ID_BITS = 14  # memop sizes up to 8193 fit
 
 
 class _Shape:
@@ -30,50 +30,65 @@ class _Shape:
 
 
 Run = tuple[np.ndarray, np.ndarray, int]  # sorted keys, counts, weight
+#: values of a memop site: mostly sizes of the table, now and then one it has no column for
+SIZE_VALUES = [*SIZES.tolist(), 10, 100, 1000]
 
 
 def _merge(
-    store: ValueStore, keys: np.ndarray, counts: np.ndarray, weight: int
+    store: ValueStore, keys: np.ndarray, counts: np.ndarray, weight: int, split: int | None = None
 ) -> np.ndarray | None:
     """A run looked up and merged, as the fast merge does; a run with a value twice fails."""
-    lookup = store.find(keys)
+    lookup = store.find(keys, split)
     assert lookup is not None, "a run holds a value twice in one site"
     return store.merge_found(lookup, counts, weight)
 
 
 @st.composite
-def _runs(draw: st.DrawFn) -> tuple[int, list[Run]]:
-    sites = draw(st.integers(1, 6))
+def _runs(draw: st.DrawFn) -> tuple[list[bool], list[Run]]:
+    sized = draw(st.lists(st.booleans(), min_size=1, max_size=6))  # the memop sites
     runs = []
     for _ in range(draw(st.integers(2, 7))):
         rng = random.Random(draw(st.integers(0, 2**32)))
         huge = draw(st.booleans())  # some counts near 2**64: sums saturate
+        odd = draw(st.booleans())  # a memop site may get a size the table has no column for
         entries: dict[int, int] = {}
-        for site in range(sites):
+        for site, sizes in enumerate(sized):
             # a site takes up to 300 of 1,000 values: runs push it past 255 and its region
-            for value in rng.sample(range(1000), draw(st.sampled_from([0, 2, 30, 200, 300]))):
+            pool = (SIZE_VALUES if odd else SIZES.tolist()) if sizes else range(1000)
+            sample = draw(st.sampled_from([0, 2, 30, 200, 300]))
+            for value in rng.sample(pool, min(sample, len(pool))):
                 near_max = huge and rng.random() < 0.1
                 count = rng.randrange(U64_MAX - 3, U64_MAX + 1) if near_max else rng.randrange(60)
                 entries[site << ID_BITS | value] = count
         keys = np.array(sorted(entries), dtype=np.int64)
         counts = np.array([entries[k] for k in keys.tolist()], dtype=np.uint64)
         runs.append((keys, counts, draw(st.sampled_from([1, 1, 2, 3]))))
-    return sites, runs
+    return sized, runs
 
 
-@settings(max_examples=150, deadline=None)
-@given(_runs())
-def test_store_merges_as_the_sorted_arrays(case: tuple[int, list[Run]]) -> None:
-    sites, runs = case
+@settings(max_examples=200, deadline=None)
+@given(_runs(), st.booleans())
+def test_store_merges_as_the_sorted_arrays(
+    case: tuple[list[bool], list[Run]], split_by_kind: bool
+) -> None:
+    """With memop sites held in the table of sizes (given apart from the other sites'
+    entries, or mixed with them) or not, and leaving it."""
+    sized, runs = case
     keys, counts, _ = runs[0]
-    fill = np.bincount(keys >> ID_BITS, minlength=sites).astype(np.int64)
+    fill = np.bincount(keys >> ID_BITS, minlength=len(sized)).astype(np.int64)
     reference = merge_fast._Values(keys.copy(), counts.copy(), None, fill.copy())
-    store = ValueStore(keys, counts, fill, ID_BITS)
+    memop = np.array(sized)
+    store = ValueStore(keys, counts, fill, ID_BITS, memop if any(sized) else None)
     for keys, counts, weight in runs[1:]:
         expected = merge_fast._merge_values(reference, keys, counts, weight, _Shape())  # type: ignore[arg-type]
-        # the store takes a run's keys in any order (the fast merge gives file order)
+        # the store takes a run's keys in any order (the fast merge gives file order), the
+        # memop sites' last when it is told where they begin
         shuffled = np.random.default_rng(len(keys)).permutation(len(keys))
-        flags = _merge(store, keys[shuffled], counts[shuffled], weight)
+        split = None
+        if split_by_kind:
+            shuffled = shuffled[np.argsort(memop[keys[shuffled] >> ID_BITS], kind="stable")]
+            split = int(np.count_nonzero(~memop[keys >> ID_BITS]))
+        flags = _merge(store, keys[shuffled], counts[shuffled], weight, split)
         if flags is not None:
             unshuffled = np.zeros(len(flags), dtype=bool)
             unshuffled[shuffled] = flags
@@ -133,3 +148,32 @@ def test_a_run_holding_a_value_twice_is_not_looked_up(run: list[int], twice: boo
         assert store.keys[lookup.where].tolist() == [3, 1]
         assert store.find(np.array([2, 2], dtype=np.int64)) is None
     assert store.sorted()[0].tolist() == [1, 2, 3]  # nothing changed
+
+
+def test_sizes_in_the_table_merge_like_hashed_values() -> None:
+    """Known sizes add ``count * weight``, new ones come unscaled, a size twice is refused,
+    and a size outside the table moves its site to the hash table with its counts."""
+    sized = np.array([True, False])
+    keys = np.array([1, 8, 1 << ID_BITS | 7], dtype=np.int64)
+    store = ValueStore(keys, np.array([5, 6, 7], dtype=np.uint64), np.array([2, 1]), ID_BITS, sized)
+    assert store.sizes is not None and store.size == 1  # site 0 in the table, site 1 hashed
+    flags = _merge(store, np.array([1, 16], dtype=np.int64), np.array([2, 3], dtype=np.uint64), 4)
+    assert flags is None
+    assert dict(zip(*(a.tolist() for a in store.sorted()), strict=True)) == {
+        1: 13,
+        8: 6,
+        16: 3,
+        1 << ID_BITS | 7: 7,
+    }
+    assert store.find(np.array([16, 16], dtype=np.int64)) is None  # a size twice
+    flags = _merge(store, np.array([100, 1], dtype=np.int64), np.array([1, U64_MAX], np.uint64), 1)
+    assert flags is not None and flags.tolist() == [False, True]  # the second saturated
+    assert store.row is not None and store.row[0] == -1  # 100 has no column: site 0 left
+    assert dict(zip(*(a.tolist() for a in store.sorted()), strict=True)) == {
+        1: U64_MAX,
+        8: 6,
+        16: 3,
+        100: 1,
+        1 << ID_BITS | 7: 7,
+    }
+    assert store.fill.tolist() == [4, 1]
