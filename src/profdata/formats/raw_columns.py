@@ -142,6 +142,7 @@ class _CallTargets:
 
     pointers: U64s  # FunctionPointer column of the shape's profile
     known: U64s  # 1 where it is not 0
+    every_known: bool  # no FunctionPointer is 0
     first_known: int  # the first record with a FunctionPointer (-1: none)
     addresses: U64s  # sorted distinct non-zero FunctionPointers
     address_ids: Ints  # value id of each address's NameRef
@@ -387,7 +388,8 @@ def _call_targets(
         lookup = BucketedValues.of(addresses, (rel >> np.uint64(bits)).astype(np.int64), nbuckets)
     first_known = int(np.argmax(known)) if bool(known.any()) else -1
     return _CallTargets(
-        pointers, known.astype(np.uint64), first_known, addresses, address_ids, unknown, values,
+        pointers, known.astype(np.uint64), bool(known.all()), first_known, addresses,
+        address_ids, unknown, values,
         bits, lookup, None if direct is None else direct[:-1], align_bits, direct,
     )  # fmt: skip
 
@@ -635,10 +637,14 @@ def _load_offset(view: memoryview, shape: RawShape) -> int | None:
         return 0 if not pointers.any() else None
     first = targets.first_known
     moved = (int(pointers[first]) - int(targets.pointers[first])) & lay.pointer_mask
-    expected = targets.known * np.uint64(moved)
-    expected += targets.pointers
-    expected &= np.uint64(lay.pointer_mask)
-    return moved if np.array_equal(pointers, expected) else None
+    with np.errstate(over="ignore"):
+        moves = pointers - targets.pointers  # each function's move (0 without an address)
+    if lay.pointer_mask != _FULL:
+        moves &= np.uint64(lay.pointer_mask)
+    if targets.every_known:  # all moved by ``moved``: one subtraction and a look for non-zero
+        moves -= np.uint64(moved)
+        return None if moves.any() else moved
+    return moved if np.array_equal(moves, targets.known * np.uint64(moved)) else None
 
 
 def _counters(view: memoryview, shape: RawShape) -> U64s:

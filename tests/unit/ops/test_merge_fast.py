@@ -19,6 +19,7 @@ import functools
 import os
 import random
 import shutil
+import struct
 import subprocess
 import time
 from collections.abc import Sequence
@@ -36,6 +37,7 @@ from profdata.formats import text as text_format
 from profdata.formats._binary import ByteOrder
 from profdata.formats.indexed_runs import IndexedShape
 from profdata.formats.indexed_write import write_indexed
+from profdata.formats.raw import read as raw_read
 from profdata.formats.raw_columns import RawShape
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
@@ -638,3 +640,60 @@ def test_a_pair_twice_is_told_from_sorted_names(pairs: list[tuple[int, int]]) ->
     names = np.array([n for n, _ in pairs], dtype=np.uint64)
     hashes = np.array([h for _, h in pairs], dtype=np.uint64)
     assert merge_fast._has_pair_twice(names, hashes) == (len(set(pairs)) < len(pairs))
+
+
+def _moved(data: bytes, by: int, only: int | None = None, unaddressed: int | None = None) -> bytes:
+    """A raw run as if loaded ``by`` bytes away (every function address and every target
+    of one, as ASLR moves them), or with function ``only`` moved alone; function
+    ``unaddressed`` loses its address (and its targets become external)."""
+    found = raw_columns.shape_of(memoryview(data), raw_read(data))
+    assert found is not None
+    shape = found[0]
+    out = bytearray(data)
+    lay = shape.layout
+    start = shape.regions["data"][0] + lay.data_offset("function_pointer")
+    words = np.frombuffer(out, dtype="<u8", offset=shape.value_start)
+    for index in range(shape.header.num_data):
+        at = start + index * lay.data_size
+        (old,) = struct.unpack_from("<Q", out, at)
+        new = old + by if only is None or index == only else old
+        if index == unaddressed:
+            new = 0
+        struct.pack_into("<Q", out, at, new)
+        targets = np.flatnonzero(words == old)  # every value that is this address
+        for word in targets.tolist():
+            target = 0x7F00_0000_0000 if index == unaddressed else new
+            struct.pack_into("<Q", out, shape.value_start + 8 * word, target)
+    return bytes(out)
+
+
+@pytest.mark.parametrize("unaddressed", [None, 2])
+def test_a_run_loaded_elsewhere_is_fast_and_one_function_moved_alone_is_not(
+    tmp_path: Path, unaddressed: int | None
+) -> None:
+    """Indirect-call targets are looked up by one load offset for the whole run (with or
+    without a function that has no address); a function that moved on its own would
+    take its targets elsewhere, so that run is read in full."""
+    rng = random.Random(5)
+    binary = [Function(f"f{i}", rng.randrange(1 << 60), 1, 2, 0) for i in range(6)]
+    # f2 (which may have no address) is no target: a target the fast path took elsewhere
+    # is unknown, and a second unknown one in a site would send that run the long way
+    targets = [md5_hash(f.name) for f in binary if f.name != "f2"]
+
+    def run() -> InstrProfile:
+        records = [
+            InstrRecord(fn.name, fn.hash, np.array([rng.randint(0, 9)], dtype=np.uint64), b"",
+                        {CALL: [[ValueData(t, rng.randint(1, 9)) for t in rng.sample(targets, 3)]
+                                for _ in range(2)]})
+            for fn in binary
+        ]  # fmt: skip
+        return InstrProfile(kind=ProfileKind.IR, records=records)
+
+    files = _write(tmp_path, [run() for _ in range(3)], [1, 1, 1])
+    first, second, third = (path.read_bytes() for path, _ in files)
+    files[0][0].write_bytes(_moved(first, 0, unaddressed=unaddressed))
+    files[1][0].write_bytes(_moved(second, 0x10000, unaddressed=unaddressed))
+    files[2][0].write_bytes(_moved(third, 0x20000, unaddressed=unaddressed))
+    assert assert_same(files)
+    files[2][0].write_bytes(_moved(_moved(third, 0x20000, unaddressed=unaddressed), 8, only=4))
+    assert not assert_same(files)
