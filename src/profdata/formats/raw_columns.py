@@ -179,8 +179,8 @@ class _CallTargets:
         return result
 
     def dense_ids(self, values: U64s, offset: int) -> npt.NDArray[np.int32]:
-        """The id of every value taken as a target (with a full pointer mask and a
-        ``direct`` table): :meth:`ids` in fewer steps, for values of all kinds at once."""
+        """:meth:`ids` in fewer steps, no masks (with a full pointer mask and a ``direct``
+        table): one slot for every target, past the table when outside it or misaligned."""
         assert self.direct_ids is not None
         outside = len(self.direct_ids) - 1
         with np.errstate(over="ignore"):

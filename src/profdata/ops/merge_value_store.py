@@ -158,16 +158,20 @@ class _Sizes:
         if rows is None:
             cells = np.flatnonzero(self.present)
         else:
-            cells = spans(rows * len(SIZES), np.full(len(rows), len(SIZES), dtype=np.int64))
+            cells = self._cells(rows)
             cells = cells[self.present[cells]]
         row, column = np.divmod(cells, len(SIZES))
         keys = (self.sites[row] << id_bits) | SIZES[column]
         return keys, self.counts[cells]
 
     def clear(self, rows: Ints) -> None:
-        cells = spans(rows * len(SIZES), np.full(len(rows), len(SIZES), dtype=np.int64))
+        cells = self._cells(rows)
         self.present[cells] = False
         self.counts[cells] = 0
+
+    @staticmethod
+    def _cells(rows: Ints) -> Ints:
+        return spans(rows * len(SIZES), np.full(len(rows), len(SIZES), dtype=np.int64))
 
 
 class ValueStore:
