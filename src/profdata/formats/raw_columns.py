@@ -47,7 +47,7 @@ from profdata.formats.raw_layout import (
     raw_layout,
     sections,
 )
-from profdata.formats.raw_values import chain_starts, scan_blobs
+from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
 from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind
@@ -680,28 +680,13 @@ def _trace(view: memoryview, shape: RawShape) -> tuple[int, ...]:
 
 
 def _blob_starts(view: memoryview, shape: RawShape, words: U64s) -> Ints | None:
-    """Where each value blob starts, found without walking the chain.
-
-    A blob begins with ``TotalSize`` (a multiple of 8, at least 16) and
-    ``NumValueKinds`` (1..3), then its first ``Kind`` (0..2); inside blobs
-    such words almost never occur, and :func:`_check_blobs` checks that the
-    candidates chain exactly.  If they do not, the chain is walked.
-    """
-    if shape.layout.order == ">":  # TotalSize is the high half: bring it down
-        words = (words << np.uint64(32)) | (words >> np.uint64(32))
-    # NumValueKinds - 1 below 3, and (exactly so for NumValueKinds 1) TotalSize >= 16: one
-    # pass over the section; the few candidates are then looked at closer
-    with np.errstate(over="ignore"):
-        maybe = np.flatnonzero(words - np.uint64(1 << 32 | 16) < np.uint64(len(ValueKind) << 32))
-    size = words[maybe] & np.uint64(0xFFFFFFFF)
-    first_kind = words[np.minimum(maybe + 1, len(words) - 1)] & np.uint64(0xFFFFFFFF)
-    good = (size & np.uint64(7)) == 0
-    good &= size >= np.uint64(16)
-    good &= first_kind < np.uint64(len(ValueKind))
-    good &= maybe + 1 < len(words)
-    found: Ints = maybe[good] * 8 + shape.value_start
+    """Where each value blob starts, found without walking the chain: the candidates of
+    :func:`~profdata.formats.raw_values.blob_candidates`, which :func:`_check_blobs`
+    checks chain exactly; if there are more or fewer than blobs, the chain is walked."""
+    found, _ = blob_candidates(words, shape.layout.order)
     if len(found) == len(shape.values.blob_records):
-        return found
+        starts: Ints = found * 8 + shape.value_start
+        return starts
     return _walk_blobs(view, shape)
 
 

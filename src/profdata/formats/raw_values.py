@@ -52,27 +52,46 @@ class ValueRecords:
     bad: Ints
 
 
+def blob_candidates(words: npt.NDArray[np.uint64], order: str) -> tuple[Ints, Ints]:
+    """The index of every word that may begin a value blob, with its ``TotalSize``.
+
+    A blob begins with ``TotalSize`` (a multiple of 8 and at least 16 when it
+    holds a kind record) and ``NumValueKinds`` (1 to 3), and its first kind
+    record with a ``Kind`` below 3.  One pass over the words finds those with
+    1 to 3 in the ``NumValueKinds`` half; the few it finds are looked at closer.
+    Inside blobs such words are rare, so a caller that checks the candidates
+    chain exactly can take them as the blobs' starts.
+    """
+    if order == ">":  # TotalSize is the high half of each word: bring it down
+        words = (words << np.uint64(32)) | (words >> np.uint64(32))
+    with np.errstate(over="ignore"):  # NumValueKinds - 1 below 3 (and, for 1, TotalSize >= 16)
+        maybe = np.flatnonzero(
+            words - np.uint64((1 << 32) | 16) < np.uint64((_IPVK_LAST + 1) << 32)
+        )
+    size = words[maybe] & np.uint64(0xFFFFFFFF)
+    first_kind = words[np.minimum(maybe + 1, len(words) - 1)] & np.uint64(0xFFFFFFFF)
+    good = (size & np.uint64(7)) == 0
+    good &= size >= np.uint64(16)
+    good &= first_kind <= np.uint64(_IPVK_LAST)
+    good &= maybe + 1 < len(words)
+    return maybe[good], size[good].astype(np.int64)
+
+
 def chain_starts(cur: ByteReader, start: int, count: int) -> Ints | None:
     """The starts of ``count`` chained blobs from ``start``, found without a Python loop;
     None when that cannot be settled so (the caller then walks the chain).
 
-    A blob begins with ``TotalSize`` (a multiple of 8 and at least 16 when it
-    holds a kind record) and ``NumValueKinds`` (1 to 3): every word that looks
-    so is a candidate.  The candidates are the chain exactly when the first is
-    ``start``, each one's size leads to the next and there are ``count`` of
-    them: a missing or extra candidate breaks that.
+    The candidates (:func:`blob_candidates`) are the chain exactly when the
+    first is ``start``, each one's size leads to the next and there are
+    ``count`` of them: a missing or extra candidate breaks that.
     """
     size = cur.end
     if count == 0 or start % 4 or size - start < 8 * count:
         return None
-    words = (size - start) // 8
-    u32 = np.frombuffer(cur.data, dtype=f"{cur.order}u4", offset=start, count=2 * words)
-    total = u32[0::2]
-    kinds = u32[1::2].astype(np.int64)
-    maybe = np.flatnonzero(((total & 7) == 0) & (total >= 16) & (kinds >= 1) & (kinds <= 3))
+    words = np.frombuffer(cur.data, dtype=f"{cur.order}u8", offset=start, count=(size - start) // 8)
+    maybe, sizes = blob_candidates(words.astype(np.uint64, copy=False), cur.order)
     if len(maybe) != count or maybe[0] != 0:
         return None
-    sizes = total[maybe].astype(np.int64)
     at = maybe * 8
     if not np.array_equal(at[1:], at[:-1] + sizes[:-1]) or int(at[-1] + sizes[-1]) > size - start:
         return None

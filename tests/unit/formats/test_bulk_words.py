@@ -63,8 +63,8 @@ def test_multi_word_reads_match_word_by_word(data: bytes, positions: list[int]) 
 
 def _blobs(sizes: list[int]) -> bytes:
     out = bytearray()
-    for size in sizes:  # TotalSize, NumValueKinds 1, then filler that looks like nothing
-        out += struct.pack("<II", size, 1) + b"\x01" * (size - 8)
+    for size in sizes:  # TotalSize, NumValueKinds 1, a kind record's Kind, then filler
+        out += struct.pack("<III", size, 1, 1) + b"\x01" * (size - 12)
     return bytes(out)
 
 
@@ -80,9 +80,14 @@ def test_chain_starts_give_up_when_a_candidate_is_extra_or_missing() -> None:
     cur = ByteReader(memoryview(data))
     assert chain_starts(cur, 8, 2) is None  # three candidates for two blobs
     assert chain_starts(cur, 8, 4) is None  # past the end
-    forged = bytearray(data)
-    forged[32:40] = struct.pack("<II", 16, 2)  # a look-alike inside the second blob
+    longer = b"\0" * 8 + _blobs([16, 32, 16])  # the second blob at 24, its kind word at 32
+    assert chain_starts(ByteReader(memoryview(longer)), 8, 3) is not None
+    forged = bytearray(longer)
+    forged[40:52] = struct.pack("<III", 16, 2, 0)  # a look-alike inside it, a Kind after
     assert chain_starts(ByteReader(memoryview(bytes(forged))), 8, 3) is None
+    forged[48:52] = struct.pack("<I", 7)  # no Kind after it: no candidate, the chain stands
+    got = chain_starts(ByteReader(memoryview(bytes(forged))), 8, 3)
+    assert got is not None and got.tolist() == [8, 24, 56]
 
 
 @given(st.lists(st.integers(0, 2**64 - 1), max_size=30))
