@@ -114,6 +114,7 @@ Loader = Callable[[str], InstrProfile]
 _SortedEntries = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
+_CHUNK = 1 << 15  # counters added a chunk at a time: 256 KiB, held in the CPU's cache
 
 _RANK_BITS = RANK_BITS
 _RANK_MASK = (1 << _RANK_BITS) - 1
@@ -483,24 +484,30 @@ class FastMerge:
         keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
-        raw_max = int(run.counts.max()) if len(run.counts) else 0
+        state = self.states[ctx_index]
+        weight = entry.weight
+        # counters added now, read once, where they cannot saturate; taken back (exactly:
+        # nothing wrapped) if the run is not merged after all
+        added = self._add_unchecked(state, run.counts) if weight == 1 else None
+        raw_max = added if added is not None else int(run.counts.max()) if len(run.counts) else 0
         if self.options.release.merge_pseudo_counts and raw_max >= PSEUDO_WARM:
             firsts = run.counts[group.counter_starts[shape.lengths > 0]]
             if bool(np.any(firsts >= np.uint64(PSEUDO_WARM))):
-                return False
-        state = self.states[ctx_index]
+                return self._take_back(state, run.counts, added, False)
         entries = self._entries(state, run)
         if entries is None:
-            return False
+            return self._take_back(state, run.counts, added, False)
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
         frontend = extras.explicit_frontend if extras is not None else False
         if writer.merge_kind(shape.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
-            return True
-        weight = entry.weight
+            return self._take_back(state, run.counts, added, True)
         overflowed = np.zeros(len(shape.hashes), dtype=bool)
-        self._merge_counters(state, run.counts, raw_max, weight, overflowed)
+        if added is None:
+            self._merge_counters(state, run.counts, raw_max, weight, overflowed)
+        else:
+            state.counts_max += added
         if state.bitmaps is None:
             state.bitmaps = run.bitmaps.copy()
         else:
@@ -568,6 +575,34 @@ class FastMerge:
         scaled, over = add_scaled(np.zeros_like(counts), counts, weight)
         state.values = _Values(keys, scaled, ranks, run.site_lengths.copy())
         return over if bool(over.any()) else None
+
+    def _add_unchecked(self, state: _State, raw: U64s) -> int | None:
+        """Add ``raw`` to the context's counters a cache-sized chunk at a time, each chunk's
+        maximum taken as it goes by (one read of the run's counters, not two); the run's
+        maximum, or None (nothing added) where a sum could pass the maximum count."""
+        counts = state.counts
+        if counts is None or not len(raw):
+            return None
+        room = self.max_count - state.counts_max
+        top = 0
+        for start in range(0, len(raw), _CHUNK):
+            part = raw[start : start + _CHUNK]
+            high = int(part.max())
+            if high > room:
+                self._take_back(state, raw[:start], 0, False)
+                return None
+            top = max(top, high)
+            np.add(counts[start : start + _CHUNK], part, out=counts[start : start + _CHUNK])
+        return top
+
+    @staticmethod
+    def _take_back(state: _State, raw: U64s, added: int | None, result: bool) -> bool:
+        """Subtract counters :meth:`_add_unchecked` added (none when ``added`` is None);
+        ``result`` back."""
+        if added is not None and state.counts is not None and len(raw):
+            view = state.counts[: len(raw)]
+            np.subtract(view, raw, out=view)
+        return result
 
     def _merge_counters(
         self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]

@@ -301,6 +301,21 @@ def test_generated_runs_at_the_saturation_edges(
     assert_same(_write(tmp_path, profiles, weights), rel=rel, threads=threads)
 
 
+@pytest.mark.property
+@settings(
+    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(merges(edges=True))
+def test_counters_added_a_chunk_at_a_time_are_taken_back_where_one_could_saturate(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, case: tuple[list[InstrProfile], list[int], int]
+) -> None:
+    """Chunks of two counters: a chunk whose sums could pass the maximum count comes after
+    chunks already added, which are taken back before the checked merge."""
+    monkeypatch.setattr(merge_fast, "_CHUNK", 2)
+    profiles, weights, threads = case
+    assert_same(_write(tmp_path, profiles, weights), threads=threads)
+
+
 def _one_function(
     sites: list[list[tuple[int, int]]], counts: Sequence[int] = (5, 1)
 ) -> InstrProfile:
@@ -367,6 +382,13 @@ def test_pseudo_counts_and_duplicates_fall_back(tmp_path: Path) -> None:
     calls = InstrRecord("g", 7, np.array([1], np.uint64), b"", {CALL: [unknown]})
     twice_unknown = InstrProfile(kind=ProfileKind.IR, records=[calls])
     assert not assert_same(_write(tmp_path, [twice_unknown] * 3, [1, 2, 1]))
+    # a later run of a context goes the long way after its counters were added: they are
+    # taken back first (else they would count twice)
+    once = InstrProfile(
+        kind=ProfileKind.IR,
+        records=[InstrRecord("g", 7, np.array([4], np.uint64), b"", {CALL: [unknown[:1]]})],
+    )
+    assert not assert_same(_write(tmp_path, [once, twice_unknown, once], [1, 1, 1]))
 
 
 def test_mixed_inputs(tmp_path: Path) -> None:
