@@ -31,10 +31,14 @@ def idle_cpus() -> int:
     return max(1, min(cpus, 1 + int(cpus - load + 0.75)))  # a CPU at least 3/4 idle counts
 
 
-def runnable_others(loadavg: str = "/proc/loadavg", samples: int = 3) -> int | None:
-    """Tasks other than this one that are runnable now (the fewest of a few looks a
+def runnable_others(
+    loadavg: str = "/proc/loadavg", samples: int = 3, tasks: str = "/proc/self/task"
+) -> int | None:
+    """Tasks of other processes that are runnable now (the fewest of a few looks a
     millisecond apart, so a task that merely woke up does not count); None without
-    ``/proc``."""
+    ``/proc``.  This process's own running threads are not others: a program that
+    imported numpy before setting ``OPENBLAS_NUM_THREADS`` has BLAS threads spinning
+    for a while, which would otherwise keep every helper from starting."""
     seen = []
     for look in range(samples):
         if look:
@@ -44,5 +48,22 @@ def runnable_others(loadavg: str = "/proc/loadavg", samples: int = 3) -> int | N
                 running = int(fh.read().split()[3].split(b"/")[0])
         except (OSError, ValueError, IndexError):
             return None
-        seen.append(running - 1)
+        seen.append(running - _running_threads(tasks))
     return max(0, min(seen))
+
+
+def _running_threads(tasks: str) -> int:
+    """This process's threads in state R (1, the caller, where that cannot be read)."""
+    count = 0
+    try:
+        names = os.listdir(tasks)
+    except OSError:
+        return 1
+    for name in names:
+        try:
+            with open(os.path.join(tasks, name, "stat"), "rb") as fh:
+                state = fh.read().rsplit(b")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        count += state == b"R"
+    return max(count, 1)

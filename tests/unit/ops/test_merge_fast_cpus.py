@@ -29,7 +29,23 @@ def loadavg(tmp_path: Path, text: str) -> str:
     ],
 )
 def test_runnable_others_reads_the_kernels_count(tmp_path: Path, text: str, others: int) -> None:
-    assert runnable_others(loadavg(tmp_path, text)) == others
+    assert runnable_others(loadavg(tmp_path, text), tasks=threads(tmp_path, "R")) == others
+
+
+def threads(tmp_path: Path, *states: str) -> str:
+    """A ``/proc/self/task`` of threads in these states (a name may hold ``)``)."""
+    folder = tmp_path / "task"
+    for index, state in enumerate(states):
+        (folder / str(100 + index)).mkdir(parents=True)
+        (folder / str(100 + index) / "stat").write_text(f"{100 + index} (py) x) {state} 1 2 3\n")
+    return str(folder)
+
+
+def test_this_processs_own_running_threads_are_not_others(tmp_path: Path) -> None:
+    """BLAS threads spinning after numpy's import are this process's, not another's."""
+    four_running = loadavg(tmp_path, "0.5 0.5 0.5 4/120 4242\n")
+    assert runnable_others(four_running, tasks=threads(tmp_path, "R", "R", "S", "R")) == 1
+    assert runnable_others(four_running, tasks=str(tmp_path / "no-tasks")) == 3  # 1: this one
 
 
 @pytest.mark.parametrize("text", ["", "1.0 1.0 1.0\n", "1.0 1.0 1.0 x/10 1\n"])
