@@ -76,6 +76,7 @@ from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
 from profdata.model.names import md5_hashes, name_bytes
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
+from profdata.offload import fork
 from profdata.ops.merge import (
     DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
@@ -101,7 +102,7 @@ from profdata.ops.merge_value_store import (
     beyond_cut,
 )
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
-from profdata.reaping import join_reapers, reap_later
+from profdata.reaping import reap_later
 
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
@@ -400,11 +401,10 @@ class FastMerge:
         todo = [[i for i in range(index, total) if context_of(i, count) % workers == w]
                 for w in range(workers)]  # fmt: skip
         children: dict[int, tuple[int, int]] = {}
-        join_reapers()
         for worker in range(1, workers):
             read_end, write_end = os.pipe()
             _widen(write_end)
-            pid = os.fork()
+            pid = fork()
             if pid == 0:  # pragma: no cover - runs in the child, which never returns
                 os.close(read_end)
                 self._work_in_child(worker, workers, count, todo[worker], load_one, write_end)
@@ -491,18 +491,23 @@ class FastMerge:
         added = self._add_unchecked(state, run.counts) if weight == 1 else None
         raw_max = added if added is not None else int(run.counts.max()) if len(run.counts) else 0
         if self.options.release.merge_pseudo_counts and raw_max >= PSEUDO_WARM:
+            assert added is None  # such a counter is past the maximum count: never added
             firsts = run.counts[group.counter_starts[shape.lengths > 0]]
             if bool(np.any(firsts >= np.uint64(PSEUDO_WARM))):
-                return self._take_back(state, run.counts, added, False)
+                return False
         entries = self._entries(state, run)
         if entries is None:
-            return self._take_back(state, run.counts, added, False)
+            if added is not None:
+                _take_back(state, run.counts)
+            return False
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
         frontend = extras.explicit_frontend if extras is not None else False
         if writer.merge_kind(shape.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
-            return self._take_back(state, run.counts, added, True)
+            if added is not None:
+                _take_back(state, run.counts)
+            return True
         overflowed = np.zeros(len(shape.hashes), dtype=bool)
         if added is None:
             self._merge_counters(state, run.counts, raw_max, weight, overflowed)
@@ -589,20 +594,11 @@ class FastMerge:
             part = raw[start : start + _CHUNK]
             high = int(part.max())
             if high > room:
-                self._take_back(state, raw[:start], 0, False)
+                _take_back(state, raw[:start])
                 return None
             top = max(top, high)
             np.add(counts[start : start + _CHUNK], part, out=counts[start : start + _CHUNK])
         return top
-
-    @staticmethod
-    def _take_back(state: _State, raw: U64s, added: int | None, result: bool) -> bool:
-        """Subtract counters :meth:`_add_unchecked` added (none when ``added`` is None);
-        ``result`` back."""
-        if added is not None and state.counts is not None and len(raw):
-            view = state.counts[: len(raw)]
-            np.subtract(view, raw, out=view)
-        return result
 
     def _merge_counters(
         self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]
@@ -786,6 +782,14 @@ def _widen(pipe: int) -> None:
             fcntl.fcntl(pipe, size, 1 << 20)
 
 
+def _take_back(state: _State, raw: U64s) -> None:
+    """Subtract counters :meth:`FastMerge._add_unchecked` added to the first ones of the
+    context (exactly: no sum wrapped)."""
+    if state.counts is not None and len(raw):
+        view = state.counts[: len(raw)]
+        np.subtract(view, raw, out=view)
+
+
 def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:
     """Whether two records share name and function hash, told by their name hashes (MD5
     collisions only ever make this say yes, which takes the safe, record-by-record way)."""
@@ -804,13 +808,10 @@ def _sorted_entries(run: RawRun, shape: Shape) -> _SortedEntries | None:
     """The run's profiled values sorted by key, with counts and raw ranks; None on a
     duplicate (the same value twice in a site)."""
     lengths = run.site_lengths
-    order = run.site_order
-    if order is None:
-        first = np.cumsum(lengths) - lengths
-    else:  # where each site's entries begin with the sites in that order
-        ordered = lengths[order]
-        first = np.empty_like(lengths)
-        first[order] = np.cumsum(ordered) - ordered
+    order = np.arange(len(lengths)) if run.site_order is None else run.site_order
+    ordered = lengths[order]  # where each site's entries begin, the sites in that order
+    first = np.empty_like(lengths)
+    first[order] = np.cumsum(ordered) - ordered
     site = run.entry_site
     rank = np.arange(len(site), dtype=np.int64) - first[site]
     packed = (site << (shape.id_bits + _RANK_BITS)) | (run.entry_id << _RANK_BITS) | rank

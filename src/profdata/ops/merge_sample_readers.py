@@ -25,8 +25,8 @@ from contextlib import suppress
 from typing import BinaryIO, TypeVar
 
 from profdata.cpus import idle_cpus
+from profdata.offload import fork
 from profdata.ops.merge_inputs import WeightedFile
-from profdata.reaping import join_reapers
 
 T = TypeVar("T")
 
@@ -84,8 +84,7 @@ def _start(
     entries: Sequence[WeightedFile], read: Callable[[WeightedFile], T | None]
 ) -> tuple[int, BinaryIO]:
     read_end, write_end = os.pipe()
-    join_reapers()
-    pid = os.fork()
+    pid = fork()
     if pid == 0:  # pragma: no cover - runs in the child, which never returns
         os.close(read_end)
         _work(entries, read, write_end)

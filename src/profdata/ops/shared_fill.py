@@ -23,8 +23,8 @@ from collections.abc import Callable
 import numpy as np
 import numpy.typing as npt
 
-from profdata.cpus import idle_cpus
-from profdata.reaping import join_reapers, reap_later
+from profdata.offload import fork, may_fork
+from profdata.reaping import reap_later
 
 Bytes = npt.NDArray[np.uint8]
 
@@ -59,8 +59,7 @@ class SharedFill:
     def __call__(
         self, dest: Bytes, cut: int, here: Callable[[Bytes], None], there: Callable[[Bytes], None]
     ) -> None:
-        join_reapers()  # no thread may run across the fork; earlier workers are gone by now
-        if cut >= len(dest) or not hasattr(os, "fork") or idle_cpus() < 2:
+        if cut >= len(dest) or not may_fork():
             here(dest)
             there(dest)
             return
@@ -68,7 +67,7 @@ class SharedFill:
         shared = None if in_place else mmap.mmap(-1, len(dest))
         tail: Bytes = dest if shared is None else np.frombuffer(shared, dtype=np.uint8)
         read_end, write_end = os.pipe()
-        pid = os.fork()
+        pid = fork()
         if pid == 0:  # pragma: no cover - runs in the child, which never returns
             os.close(read_end)
             _child(tail, there, write_end)

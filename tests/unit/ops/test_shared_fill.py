@@ -10,6 +10,7 @@ import numpy as np
 import numpy.typing as npt
 import pytest
 
+from profdata import offload as offload_module
 from profdata.ops import shared_fill
 from profdata.reaping import join_reapers
 
@@ -21,7 +22,7 @@ Bytes = npt.NDArray[np.uint8]
 @pytest.fixture(autouse=True)
 def idle(monkeypatch: pytest.MonkeyPatch) -> None:
     """A second CPU counts as idle, however busy the test machine is."""
-    monkeypatch.setattr(shared_fill, "idle_cpus", lambda: 2)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
 
 
 def _stamp(into: Bytes, start: int, stop: int) -> None:
@@ -121,7 +122,7 @@ def test_a_failure_here_is_raised_and_the_child_still_reaped(forks: list[int]) -
 def test_no_fork_without_an_idle_cpu_or_a_tail(
     forks: list[int], monkeypatch: pytest.MonkeyPatch, idle: int, cut: int
 ) -> None:
-    monkeypatch.setattr(shared_fill, "idle_cpus", lambda: idle)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: idle)
     order: list[str] = []
 
     def here(into: Bytes) -> None:
