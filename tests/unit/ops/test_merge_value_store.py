@@ -177,3 +177,33 @@ def test_sizes_in_the_table_merge_like_hashed_values() -> None:
         1 << ID_BITS | 7: 7,
     }
     assert store.fill.tolist() == [4, 1]
+
+
+def _home(key: int, region: int) -> int:
+    """A key's slot in its site's region (the store's Fibonacci hash)."""
+    return ((key * 0x9E3779B97F4A7C15) % (1 << 64) >> 32) % region
+
+
+@pytest.mark.parametrize("wrap", [False, True])
+def test_keys_far_from_their_home_slot_are_found(wrap: bool) -> None:
+    """Twenty values of one site that all hash to one slot of its 128-slot region (the
+    last slot, with ``wrap``: their chain wraps to the region's start): each is found
+    however many slots it sits from home, and values that hash there too but are not
+    stored are new, whether their probe ends at the chain's end or passes a stored key."""
+    region = 128  # the region of 20 entries: a power of two at least four times as many
+    aim = region - 1 if wrap else 3
+    ids = [v for v in range(1 << ID_BITS) if _home(v, region) == aim]
+    stored, absent = ids[:20], ids[20:26]
+    store = ValueStore(
+        np.array(stored, dtype=np.int64), np.arange(1, 21, dtype=np.uint64), np.array([20]), ID_BITS
+    )
+    assert store.region.tolist() == [region]
+    keys = np.array(stored[::-1] + absent, dtype=np.int64)
+    lookup = store.find(keys)
+    assert lookup is not None
+    assert lookup.found.tolist() == [True] * 20 + [False] * 6
+    assert store.keys[lookup.where].tolist() == stored[::-1]
+    flags = store.merge_found(lookup, np.full(26, 100, dtype=np.uint64), 1)
+    assert flags is None
+    got = dict(zip(*(a.tolist() for a in store.sorted()), strict=True))
+    assert got == {**{v: 101 + i for i, v in enumerate(stored)}, **dict.fromkeys(absent, 100)}
