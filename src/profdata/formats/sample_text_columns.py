@@ -168,6 +168,20 @@ class _Marks:
         return found
 
 
+@dataclass(frozen=True, slots=True)
+class _Ranks:
+    """For each indented line, ranks in the text's marks: the first space at or after its
+    rest's start, the spaces before its end, the first colon after its rest's start
+    (found from one search for every line instead of one per use)."""
+
+    space: Ints
+    space_end: Ints
+    colon: Ints
+
+    def rows(self, rows: Ints) -> _Ranks:
+        return _Ranks(self.space[rows], self.space_end[rows], self.colon[rows])
+
+
 class _Scan:
     """The text as bytes with its lines, colons, spaces, dots and digits marked, to
     check and cut every line with whole-array steps."""
@@ -248,16 +262,21 @@ class _Scan:
         heads = np.flatnonzero(header)
         owned = np.flatnonzero(~header)
         top_names, top_total, top_head = self._headers(starts[heads], ends[heads])
-        site, rest = self._locations(first[owned], ends[owned])
+        site, rest, colon_rank = self._locations(first[owned], ends[owned])
         self._require(rest < ends[owned])
+        ranks = self._ranks(first, depth, owned, colon_rank)
         lead = self._byte(rest)
         body = (lead - np.uint8(0x30)) < np.uint8(10)
         callee = ~body & (lead != _SPACE) & (lead != _COLON)
         self._require(body | callee)
         body_rows = np.flatnonzero(body)
         callee_rows = np.flatnonzero(callee)
-        samples, targets = self._bodies(rest[body_rows], ends[owned][body_rows])
-        callee_names, callee_total = self._callees(rest[callee_rows], ends[owned][callee_rows])
+        samples, targets = self._bodies(
+            rest[body_rows], ends[owned][body_rows], ranks.rows(body_rows)
+        )
+        callee_names, callee_total = self._callees(
+            rest[callee_rows], ends[owned][callee_rows], ranks.rows(callee_rows)
+        )
         tgt_count_per, target_names, target_counts = targets
 
         # each indented line belongs to the last function or call site one level up; a
@@ -319,6 +338,26 @@ class _Scan:
         )
         return _Part(columns, len(top_names), callees)
 
+    def _ranks(self, first: Ints, depth: Ints, owned: Ints, colon_rank: Ints) -> _Ranks:
+        """The :class:`_Ranks` of the indented lines ``owned`` from one search: the
+        spaces before each line's first byte past its indent, and so before its start
+        (its indent is spaces) and before the previous line's end (a newline)."""
+        ranks = self.spaces.rank(first)
+        # an indented line's rest comes after ``LOC: ``: digits, a dot and one space
+        rest = ranks[owned]
+        rest += 1
+        ranks -= depth  # now before each line's start
+        after = owned + 1
+        last = len(after) and int(after[-1]) == len(ranks)
+        if last:
+            after[-1] = 0
+        end = ranks[after]
+        if last:  # the text's last line: every space is before its end
+            end[-1] = len(self.spaces.at) - 1
+        del ranks, after
+        colon_rank += 1  # a rest's first colon follows its location's
+        return _Ranks(rest, end, colon_rank)
+
     def _headers(self, starts: Ints, ends: Ints) -> tuple[list[bytes], U64s, U64s]:
         """``name:total:head``: the name ends at the second-to-last colon."""
         colons = self.colons
@@ -333,11 +372,12 @@ class _Scan:
             self._numbers(final + 1, ends),
         )
 
-    def _locations(self, starts: Ints, ends: Ints) -> tuple[U64s, Ints]:
+    def _locations(self, starts: Ints, ends: Ints) -> tuple[U64s, Ints, Ints]:
         """``NUM[.NUM]: `` of indented lines as ``offset << 32 | discriminator`` (a bare
-        offset at most 0xffff, a pair 32 bits each, as ``ParseLine`` takes them), and
-        where the rest of each line starts."""
-        colon = self.colons.next(starts)
+        offset at most 0xffff, a pair 32 bits each, as ``ParseLine`` takes them), where
+        the rest of each line starts, and the rank of its colon among the colons."""
+        colon_rank = self.colons.rank(starts)
+        colon = self.colons.at[colon_rank]
         self._require((colon + 1 < ends) & (self._byte(colon + 1) == _SPACE))
         dot = self.dots.next(starts)
         pair = dot < colon
@@ -347,31 +387,44 @@ class _Scan:
         disc[pair] = self._numbers(dot[pair] + 1, colon[pair])
         limit = np.where(pair, np.uint64(U32), np.uint64(0xFFFF))
         self._require((offset <= limit) & (disc <= np.uint64(U32)))
-        return (offset << np.uint64(32)) | disc, colon + 2
+        return (offset << np.uint64(32)) | disc, colon + 2, colon_rank
 
-    def _bodies(self, starts: Ints, ends: Ints) -> tuple[U64s, tuple[Ints, list[bytes], U64s]]:
+    def _bodies(
+        self, starts: Ints, ends: Ints, ranks: _Ranks
+    ) -> tuple[U64s, tuple[Ints, list[bytes], U64s]]:
         """``samples[ name:count]*``: the samples, and per line its number of targets,
-        then every target's name and count."""
-        spaces = self.spaces
-        stop = np.minimum(spaces.next(starts), ends)
+        then every target's name and count.
+
+        The line's spaces from the first after the samples on each lead a target,
+        and its colons after the rest's start are the targets' own, one each (their
+        ranks taken as that, then checked)."""
+        spaces, colons = self.spaces, self.colons
+        low = ranks.space  # the first space at or after the rest's start
+        stop = np.minimum(spaces.at[low], ends)
         samples = self._numbers(starts, stop)
-        low = spaces.rank(stop)
-        per_line = spaces.rank(ends) - low
+        per_line = ranks.space_end - low
+        self._require(per_line >= 0)
         at = spans(low, per_line)
         line_end = np.repeat(ends, per_line)
         last = at == np.repeat(low + per_line - 1, per_line)
         begin = spaces.at[at] + 1
         end = np.where(last, line_end, spaces.at[np.minimum(at + 1, len(spaces.at) - 1)])
-        colon = self.colons.next(begin)
+        # the k-th target's colon is the k-th after the rest's start if each has one:
+        # then it lies inside the target and the one after it past the target's end
+        last_colon = len(colons.at) - 1  # the text's end
+        colon_rank = np.minimum(spans(ranks.colon, per_line), last_colon)
+        colon = colons.at[colon_rank]
         self._require((colon > begin) & (colon < end))
-        self._require(self.colons.next(colon + 1) >= end)
+        self._require(colons.at[np.minimum(colon_rank + 1, last_colon)] >= end)
         return samples, (per_line, self._names(begin, colon), self._numbers(colon + 1, end))
 
-    def _callees(self, starts: Ints, ends: Ints) -> tuple[list[bytes], U64s]:
+    def _callees(self, starts: Ints, ends: Ints, ranks: _Ranks) -> tuple[list[bytes], U64s]:
         """``name:total``, the name without space or colon."""
-        colon = self.colons.next(starts)
-        self._require((colon < ends) & (self.spaces.next(starts) >= ends))
-        self._require(self.colons.next(colon + 1) >= ends)
+        colons = self.colons
+        last_colon = len(colons.at) - 1
+        colon = colons.at[np.minimum(ranks.colon, last_colon)]
+        self._require((colon < ends) & (self.spaces.at[ranks.space] >= ends))
+        self._require(colons.at[np.minimum(ranks.colon + 1, last_colon)] >= ends)
         return self._names(starts, colon), self._numbers(colon + 1, ends)
 
 
