@@ -348,7 +348,7 @@ class _Scan:
         rest += 1
         ranks -= depth  # now before each line's start
         after = owned + 1
-        last = len(after) and int(after[-1]) == len(ranks)
+        last = len(after) > 0 and int(after[-1]) == len(ranks)
         if last:
             after[-1] = 0
         end = ranks[after]
