@@ -49,7 +49,7 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
 from profdata.model.bucketed import BucketedValues
-from profdata.model.instr import InstrProfile, spans
+from profdata.model.instr import InstrProfile, distinct_inverse, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 
 Ints = npt.NDArray[np.int64]
@@ -150,12 +150,15 @@ class _CallTargets:
     values: U64s  # the NameRef of each id (ascending)
     bucket_bits: int
     lookup: BucketedValues | None  # the addresses by bucket; None with ``direct``
-    #: when the addresses are dense enough: the value id at each multiple of their common
-    #: alignment from the first (``unknown_id`` where no function starts)
-    direct: npt.NDArray[np.int32] | None = None
     align_bits: int = 0
-    #: ``direct`` and one more slot holding ``unknown_id`` (``direct`` is a view of it)
+    #: :attr:`direct` and one more slot past its end, holding ``unknown_id``
     direct_ids: npt.NDArray[np.int32] | None = None
+
+    @property
+    def direct(self) -> npt.NDArray[np.int32] | None:
+        """When the addresses are dense enough: the value id at each multiple of their
+        common alignment from the first (``unknown_id`` where no function starts)."""
+        return None if self.direct_ids is None else self.direct_ids[:-1]
 
     def ids(self, targets: U64s, offset: int, mask: int) -> Ints:
         if not len(self.addresses):
@@ -369,14 +372,7 @@ def _call_targets(
     addresses, first = np.unique(pointers[known], return_index=True)
     refs = data["name_ref"].astype(np.uint64)[known][first]
     # the distinct NameRefs and 0, and where each address's NameRef is among them
-    every = np.append(refs, np.uint64(0))
-    order = np.argsort(every)
-    ordered = every[order]
-    distinct_at = np.ones(len(ordered), dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=distinct_at[1:])
-    position = np.empty(len(every), dtype=np.int64)
-    position[order] = np.cumsum(distinct_at) - 1
-    values = ordered[distinct_at]
+    values, position = distinct_inverse(np.append(refs, np.uint64(0)))
     address_ids, unknown = position[:-1], int(position[-1])
     direct, align_bits = _direct_table(addresses, address_ids, unknown, slots_per_address)
     bits = 0
@@ -390,7 +386,7 @@ def _call_targets(
     return _CallTargets(
         pointers, known.astype(np.uint64), bool(known.all()), first_known, addresses,
         address_ids, unknown, values,
-        bits, lookup, None if direct is None else direct[:-1], align_bits, direct,
+        bits, lookup, align_bits, direct,
     )  # fmt: skip
 
 

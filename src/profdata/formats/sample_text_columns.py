@@ -164,7 +164,11 @@ class _Marks:
 
     def next(self, start: Ints) -> Ints:
         """The first one at or after each of ``start`` (the text's end if none)."""
-        found: Ints = self.at[self.rank(start)]
+        return self.of_rank(self.rank(start))
+
+    def of_rank(self, rank: Ints) -> Ints:
+        """The ``rank``-th of them (the text's end past the last)."""
+        found: Ints = self.at[np.minimum(rank, len(self.at) - 1)]
         return found
 
 
@@ -408,23 +412,20 @@ class _Scan:
         line_end = np.repeat(ends, per_line)
         last = at == np.repeat(low + per_line - 1, per_line)
         begin = spaces.at[at] + 1
-        end = np.where(last, line_end, spaces.at[np.minimum(at + 1, len(spaces.at) - 1)])
+        end = np.where(last, line_end, spaces.of_rank(at + 1))
         # the k-th target's colon is the k-th after the rest's start if each has one:
         # then it lies inside the target and the one after it past the target's end
-        last_colon = len(colons.at) - 1  # the text's end
-        colon_rank = np.minimum(spans(ranks.colon, per_line), last_colon)
-        colon = colons.at[colon_rank]
+        colon_rank = spans(ranks.colon, per_line)
+        colon = colons.of_rank(colon_rank)
         self._require((colon > begin) & (colon < end))
-        self._require(colons.at[np.minimum(colon_rank + 1, last_colon)] >= end)
+        self._require(colons.of_rank(colon_rank + 1) >= end)
         return samples, (per_line, self._names(begin, colon), self._numbers(colon + 1, end))
 
     def _callees(self, starts: Ints, ends: Ints, ranks: _Ranks) -> tuple[list[bytes], U64s]:
         """``name:total``, the name without space or colon."""
-        colons = self.colons
-        last_colon = len(colons.at) - 1
-        colon = colons.at[np.minimum(ranks.colon, last_colon)]
-        self._require((colon < ends) & (self.spaces.at[ranks.space] >= ends))
-        self._require(colons.at[np.minimum(ranks.colon + 1, last_colon)] >= ends)
+        colon = self.colons.of_rank(ranks.colon)
+        self._require((colon < ends) & (self.spaces.of_rank(ranks.space) >= ends))
+        self._require(self.colons.of_rank(ranks.colon + 1) >= ends)
         return self._names(starts, colon), self._numbers(colon + 1, ends)
 
 

@@ -103,6 +103,14 @@ def add_found(stored: U64s, where: Ints, found: Flags, counts: U64s, weight: int
     return flags
 
 
+def _twice(stamp: npt.NDArray[np.int32], index: Ints) -> bool:
+    """Whether ``index`` holds a position twice: each writes its own number into the
+    scratch ``stamp``, and a later one overwrites an earlier."""
+    stamps = np.arange(len(index), dtype=np.int32)
+    stamp[index] = stamps
+    return not np.array_equal(stamp[index], stamps)
+
+
 @dataclass(frozen=True, eq=False)
 class _Cells:
     """A run's entries that :class:`_Sizes` holds, as :meth:`ValueStore.find` found them."""
@@ -144,9 +152,7 @@ class _Sizes:
 
     def twice(self, cells: Ints) -> bool:
         """Whether a cell comes twice (a size twice in a site)."""
-        stamps = np.arange(len(cells), dtype=np.int32)
-        self.stamp[cells] = stamps
-        return not np.array_equal(self.stamp[cells], stamps)
+        return _twice(self.stamp, cells)
 
     def fill(self) -> Ints:
         """The sizes held per row."""
@@ -369,12 +375,9 @@ class ValueStore:
         at = self._find(keys, slots)
         found = at >= 0
         where = at[found]
-        # a stored entry found twice: the later stamp overwrites the earlier one
-        stamps = np.arange(len(where), dtype=np.int32)
         if len(self.stamp) < self.size:
             self.stamp = np.zeros(len(self.keys), dtype=np.int32)
-        self.stamp[where] = stamps
-        if not np.array_equal(self.stamp[where], stamps):
+        if _twice(self.stamp, where):  # a stored entry found twice
             return None
         if len(where) < len(keys) - 1:
             new = np.sort(keys[~found])
