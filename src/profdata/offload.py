@@ -15,6 +15,7 @@ import os
 import pickle
 import signal
 import warnings
+import weakref
 from collections.abc import Callable
 from contextlib import suppress
 from typing import Generic, TypeVar
@@ -33,9 +34,13 @@ class Offloaded(Generic[T]):
 
     def __init__(self, pid: int, pipe: int) -> None:
         self._pid, self._pipe = pid, pipe
+        # dropped unread (its owner failed, or never needed the part): the child is
+        # stopped and the pipe closed, not left blocked on a full pipe for good
+        self._unread = weakref.finalize(self, _stop, pid, pipe)
 
     def result(self, here: Callable[[], T]) -> T:
         """The child's result, or ``here()`` if it sent none."""
+        self._unread.detach()
         try:
             with os.fdopen(self._pipe, "rb") as pipe:
                 data = pipe.read()
@@ -49,10 +54,15 @@ class Offloaded(Generic[T]):
 
     def cancel(self) -> None:
         """Stop the child (this process failed, or needs the part no more)."""
-        with suppress(ProcessLookupError):
-            os.kill(self._pid, signal.SIGKILL)
-        os.close(self._pipe)
-        reap_later(self._pid)
+        self._unread.detach()
+        _stop(self._pid, self._pipe)
+
+
+def _stop(pid: int, pipe: int) -> None:
+    with suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+    os.close(pipe)
+    reap_later(pid)
 
 
 def offload(work: Callable[[], T]) -> Offloaded[T] | None:

@@ -3,8 +3,10 @@ sample reader that reads a large text's second half that way."""
 
 from __future__ import annotations
 
+import gc
 import os
 from collections.abc import Callable
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,6 +15,7 @@ from profdata import offload as offload_module
 from profdata.formats import sample_text_columns
 from profdata.formats.sample_text_columns import read_text_columns
 from profdata.offload import offload
+from profdata.reaping import join_reapers
 from profdata.releases import release
 from tests.property.test_sample_text_columns import same_columns
 
@@ -69,6 +72,46 @@ def test_a_cancelled_child_is_stopped(idle: None) -> None:
     started.cancel()
     os.close(read_end)
     os.close(write_end)
+
+
+def _gone(pid: int) -> bool:
+    join_reapers()
+    return not Path(f"/proc/{pid}").exists()
+
+
+def test_a_child_dropped_unread_is_stopped_and_its_pipe_closed(idle: None) -> None:
+    """An owner that fails before it asks for the result (a merge whose first input
+    turns out bad) must not leave the child blocked on a full pipe, or the pipe open."""
+    started = offload(lambda: np.zeros(1 << 20, dtype=np.uint64))  # 8 MiB: a full pipe
+    assert started is not None
+    pid, pipe = started._pid, started._pipe
+    del started
+    gc.collect()
+    with pytest.raises(OSError):
+        os.fstat(pipe)
+    assert _gone(pid)
+
+
+@pytest.mark.parametrize("how", ["result", "cancel"])
+def test_a_child_read_or_cancelled_is_not_stopped_again(idle: None, how: str) -> None:
+    """Its pipe's descriptor may belong to another file by the time it is dropped."""
+    started = offload(lambda: 7)
+    assert started is not None
+    pipe = started._pipe
+    if how == "result":
+        assert started.result(lambda: 0) == 7
+    else:
+        started.cancel()
+    null = os.open(os.devnull, os.O_RDONLY)
+    if null != pipe:  # the pipe's number, now another file's
+        os.dup2(null, pipe)
+        os.close(null)
+    try:
+        del started
+        gc.collect()
+        os.fstat(pipe)  # still open
+    finally:
+        os.close(pipe)
 
 
 def test_nothing_is_started_on_a_busy_machine(monkeypatch: pytest.MonkeyPatch) -> None:

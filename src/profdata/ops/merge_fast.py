@@ -63,6 +63,7 @@ from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
 from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
+from profdata.formats.raw_profile import RawProfile
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
 from profdata.model.instr import (
     PSEUDO_WARM,
@@ -332,6 +333,10 @@ class FastMerge:
                 return _Input(mapped, None, run)
         loaded = _read(self.load, entry.path)
         first = self.group is None and not self.started and not self.gave_up
+        if first and len(self.contexts) == 1 and isinstance(loaded, RawProfile):
+            # one process from here on (no split): a second CPU can hash the names,
+            # which are needed once this input's group is made
+            loaded.hash_names_meanwhile()
         if first and mapped is not None and not isinstance(loaded, ProfdataError):
             grouped = self._group_of(mapped, loaded)
             if grouped is not None:

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import os
 import random
 
 import numpy as np
+import numpy.typing as npt
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from profdata import offload as offload_module
 from profdata.formats import raw_profile
 from profdata.formats.raw_profile import NameTable
-from profdata.model.names import md5_hash_bytes, name_str
+from profdata.model.names import md5_hash_bytes, name_bytes, name_str
 
 # names as a compiler may write them: any bytes but the 0x01 separator, invalid UTF-8 included
 _NAME = st.binary(min_size=1, max_size=12).filter(lambda b: b"\x01" not in b)
@@ -73,3 +76,70 @@ def test_a_name_repeated_is_hashed_once_and_found() -> None:
 @pytest.mark.parametrize("refs", [[], [0], [md5_hash_bytes(b"a"), 5]])
 def test_an_empty_section_names_nothing(refs: list[int]) -> None:
     assert NameTable([]).names_of(np.array(refs, dtype=np.uint64)) == [""] * len(refs)
+
+
+# -- hashing in a forked child ---------------------------------------------------------
+def _mixed_chunks(seed: int) -> list[list[bytes]]:
+    """Chunks of names, some repeated within and across chunks, some not valid UTF-8."""
+    rng = random.Random(seed)
+    pool = [b"fn_%d" % i for i in range(300)] + [b"bad\xff%d" % i for i in range(20)]
+    return [[rng.choice(pool) for _ in range(rng.randint(0, 200))] for _ in range(4)]
+
+
+@pytest.fixture
+def eager_child(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Any name section is worth a child, and a CPU is idle for it."""
+    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", 1)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("piece", [5, 1 << 22])
+def test_names_hashed_in_a_child_are_those_hashed_here(
+    eager_child: None, forks: list[int], monkeypatch: pytest.MonkeyPatch, seed: int, piece: int
+) -> None:
+    monkeypatch.setattr(raw_profile, "_PIECE", piece)
+    payloads = _payloads(_mixed_chunks(seed))
+    here = NameTable(payloads)._distinct()
+    table = NameTable(payloads)
+    table.hash_meanwhile()
+    assert len(forks) == 1
+    refs, texts = table._distinct()
+    assert texts == here[1]
+    assert refs.dtype == np.uint64 and refs.tolist() == here[0].tolist()
+    assert refs.tolist() == [md5_hash_bytes(name_bytes(t)) for t in texts]
+    table.hash_meanwhile()  # hashed already: no second child
+    assert len(forks) == 1
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_names_are_hashed_here_when_the_child_fails(
+    eager_child: None, forks: list[int], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    parent = os.getpid()
+    hashes = NameTable._hashes
+
+    def only_here(self: NameTable) -> npt.NDArray[np.uint64]:
+        if os.getpid() != parent:
+            raise MemoryError("the child dies")
+        return hashes(self)
+
+    monkeypatch.setattr(NameTable, "_hashes", only_here)
+    payloads = _payloads(_mixed_chunks(7))
+    table = NameTable(payloads)
+    table.hash_meanwhile()
+    assert len(forks) == 1
+    assert table._distinct()[0].tolist() == NameTable(payloads)._distinct()[0].tolist()
+
+
+@pytest.mark.parametrize(("idle", "threshold"), [(1, 1), (2, 1 << 30)])
+def test_no_child_without_an_idle_cpu_or_enough_names(
+    forks: list[int], monkeypatch: pytest.MonkeyPatch, idle: int, threshold: int
+) -> None:
+    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", threshold)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: idle)
+    table = NameTable(_payloads(_mixed_chunks(3)))
+    table.hash_meanwhile()
+    assert forks == []
+    assert table._distinct()[1] == NameTable(_payloads(_mixed_chunks(3)))._distinct()[1]

@@ -31,8 +31,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from profdata import offload as offload_module
 from profdata.errors import MergeError
-from profdata.formats import raw_columns, raw_write
+from profdata.formats import raw_columns, raw_profile, raw_write
 from profdata.formats import text as text_format
 from profdata.formats._binary import ByteOrder
 from profdata.formats.indexed_runs import IndexedShape
@@ -150,6 +151,31 @@ def test_corpus_has_fast_merges() -> None:
         assert_same([(path, 1), (path, 1)]) for path in sorted(CORPUS.rglob("*.profraw"))[:40]
     )
     assert fast >= 10
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+@pytest.mark.parametrize(("threads", "hashed_meanwhile"), [(1, True), (2, False)])
+def test_names_hashed_meanwhile_merge_alike(
+    forks: list[int], monkeypatch: pytest.MonkeyPatch, threads: int, hashed_meanwhile: bool
+) -> None:
+    """With one writer context the first raw input's names are hashed in a child while
+    its group is made; with two the workers get the idle CPU and the names wait."""
+    if not CORPUS.is_dir():
+        pytest.skip("no corpus")
+    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", 1)
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
+    started: list[bool] = []
+    hash_meanwhile = raw_profile.NameTable.hash_meanwhile
+
+    def recording(self: raw_profile.NameTable) -> None:
+        hash_meanwhile(self)
+        started.append(self._hashing is not None)
+
+    monkeypatch.setattr(raw_profile.NameTable, "hash_meanwhile", recording)
+    files = sorted((CORPUS / "irpgo-vpcalls-o2-l22").glob("*.profraw"))
+    assert assert_same([(path, 1) for path in files], threads=threads)
+    assert started == ([True] if hashed_meanwhile else [])
+    assert len(forks) >= len(started)
 
 
 # -- generated runs of one binary -------------------------------------------------------
