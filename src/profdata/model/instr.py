@@ -20,9 +20,10 @@ import numpy.typing as npt
 
 from profdata.errors import ProfdataError
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
-from profdata.model.memprof import MemProfData
 
-if TYPE_CHECKING:  # releases import the model; record_table imports this module
+if TYPE_CHECKING:  # releases import the model; record_table imports this module; only
+    # MemProf commands need memprof's classes
+    from profdata.model.memprof import MemProfData
     from profdata.model.record_table import RecordTable
     from profdata.releases import Release
 
