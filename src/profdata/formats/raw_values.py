@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats._binary import ByteReader
-from profdata.model.instr import ValueSite, spans, value_sites_of
+from profdata.model.instr import ValueSite, distinct, spans, value_sites_of
 from profdata.model.kinds import ValueKind
 from profdata.model.record_table import ValueColumns
 
@@ -214,7 +214,7 @@ def value_columns(
     values = words[at].astype(np.uint64)
     if translate is not None:
         value_kind = np.repeat(kind, num_values)
-        for each in np.unique(kind).tolist():
+        for each in distinct(kind).tolist():
             mine = value_kind == each
             values[mine] = translate(each, values[mine])
     return ValueColumns(

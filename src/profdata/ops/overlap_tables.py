@@ -27,7 +27,7 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
-from profdata.model.instr import spans
+from profdata.model.instr import distinct, spans
 from profdata.model.kinds import CS_HASH_BIT
 from profdata.model.record_table import RecordTable
 from profdata.ops.overlap import (
@@ -344,7 +344,7 @@ def _score_edges(base: _Side, test: _Side, matched: _Matches, program: OverlapSt
     lengths = test.lengths[matches]
     scores = np.zeros(len(matches), dtype=np.float64)
     base_total, test_total = program.base.count_sum, program.test.count_sum
-    for width in np.unique(lengths).tolist():
+    for width in distinct(lengths).tolist():
         rows = np.flatnonzero(lengths == width)
         dest = _counter_rows(base, partners[rows], width)
         mine = _counter_rows(test, matches[rows], width)
