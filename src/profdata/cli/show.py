@@ -248,7 +248,6 @@ def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
     """``show`` of an instrumentation profile (raw, indexed or text)."""
     from profdata.formats import open_instr
     from profdata.model.instr import InstrProfile
-    from profdata.ops.merge_memprof import memprof_input_error
     from profdata.ops.show import collect
     from profdata.ops.show_text import render_text_bytes
 
@@ -270,9 +269,12 @@ def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
     except ProfdataError as exc:
         print_read_part(exc.for_release(release).partial)
         raise
-    memprof_error = memprof_input_error(profile, release)
-    if memprof_error is not None:
-        raise memprof_error.with_path(args.inputs[0])
+    if profile.format == "indexed":  # only these have a MemProf header to check
+        from profdata.ops.merge_memprof import memprof_input_error
+
+        memprof_error = memprof_input_error(profile, release)
+        if memprof_error is not None:
+            raise memprof_error.with_path(args.inputs[0])
     try:
         report = collect(profile, options, release)
     except ProfdataError:  # a record read on demand failed (a damaged indexed payload)
