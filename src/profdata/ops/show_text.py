@@ -109,6 +109,8 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
 
         table = report.table(rows[is_text])
         blob, bounds = record_texts(table, report.profile.symbols, report.release)
+        if is_text.all():  # ``--text``: the records' blocks back to back, nothing between
+            return blob[: int(bounds[-1])].tobytes()
         starts = np.zeros(count, dtype=np.int64)
         lengths = np.zeros(count, dtype=np.int64)
         starts[is_text], lengths[is_text] = bounds[:-1], np.diff(bounds)
