@@ -57,6 +57,7 @@ from profdata.formats.indexed_layout import (
 )
 from profdata.formats.indexed_records import RecordDecoder
 from profdata.formats.memprof import MemProfRules, read_memprof
+from profdata.model import names as model_names
 from profdata.model.instr import (
     InstrProfile,
     InstrRecord,
@@ -76,6 +77,7 @@ from profdata.model.names import (
 )
 from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_counts
+from profdata.offload import Offloaded, offload
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
 _U64 = struct.Struct("<Q")
@@ -284,6 +286,7 @@ class IndexedProfile(InstrProfile):
         )
         self._vtable_name_data = vtable_names
         self._symbols: dict[int, str] | None = None
+        self._hashing: Offloaded[list[int]] | None = None
         self._columns: RecordColumns | None = None
         self._table: RecordTable | None = None
         self._binary_id_section = binary_ids
@@ -401,17 +404,35 @@ class IndexedProfile(InstrProfile):
                     key = table.key(item)
                     symbols[md5_hash_bytes(key)] = name_str(key)
             else:
-                data = self.table.data
-                starts = listing.items.key_offset
-                ends = (starts + listing.items.key_length).tolist()
-                keys = map(data.__getitem__, map(slice, starts.tolist(), ends))
-                symbols.update(zip(md5_hashes(keys), listing.names, strict=True))
+                hashing, self._hashing = self._hashing, None
+                hashes = self._key_hashes() if hashing is None else hashing.result(self._key_hashes)
+                symbols.update(zip(hashes, listing.names, strict=True))
             self._symbols = symbols
         return self._symbols
 
     @symbols.setter
     def symbols(self, value: dict[int, str]) -> None:
         self._symbols = value or None
+
+    def hash_names_meanwhile(self) -> None:
+        if self._symbols is not None or self._hashing is not None:
+            return
+        listing = self._indexed.listing()
+        if (
+            listing is not None
+            and int(listing.items.key_length.sum()) >= model_names.HASH_MEANWHILE_BYTES
+        ):
+            self._hashing = offload(self._key_hashes)
+
+    def _key_hashes(self) -> list[int]:
+        """The MD5 of every key of the table, in listing order (getSymtab hashes each name
+        afresh: the hashes the file states are not taken on trust)."""
+        listing = self._indexed.listing()
+        assert listing is not None
+        data = self.table.data
+        starts = listing.items.key_offset
+        ends = (starts + listing.items.key_length).tolist()
+        return md5_hashes(map(data.__getitem__, map(slice, starts.tolist(), ends)))
 
     def names(self) -> Iterator[str]:
         """Function names (hash-table keys) in payload order."""

@@ -19,14 +19,11 @@ import numpy.typing as npt
 
 from profdata.errors import ProfdataError
 from profdata.formats._names import SEPARATOR
+from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
 from profdata.model.record_table import RecordTable
 from profdata.offload import Offloaded, offload
-
-#: names (bytes, all chunks decoded) from which :meth:`NameTable.hash_meanwhile` forks:
-#: hashing 1 MiB of 25-byte names takes ~15 ms, a look at the CPUs and a fork ~6 ms
-HASH_MEANWHILE_BYTES = 1 << 20
 
 
 class NameTable:
@@ -50,7 +47,7 @@ class NameTable:
         if (
             self._distinct_names is None
             and self._hashing is None
-            and sum(map(len, self._payloads)) >= HASH_MEANWHILE_BYTES
+            and sum(map(len, self._payloads)) >= model_names.HASH_MEANWHILE_BYTES
         ):
             self._hashing = offload(self._hashes)
 

@@ -313,6 +313,11 @@ class InstrProfile:
         """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""
         return RecordColumns.of(self.records)
 
+    def hash_names_meanwhile(self) -> None:
+        """Start hashing the names :attr:`symbols` (or the raw records' names) will need in a
+        forked child, where a reader has many to hash and a CPU is idle: the caller has
+        other work before it asks.  Readers that hold names as text do nothing."""
+
     def cheap_table(self) -> RecordTable | None:
         """The records as a table when the reader holds them so (None: only as records).
 

@@ -21,6 +21,11 @@ except ImportError:  # pragma: no cover - builds without it
 ENCODING = "utf-8"
 ERRORS = "surrogateescape"
 
+#: bytes of names from which a reader hashes them in a forked child while its caller goes
+#: on (``hash_names_meanwhile``): 1 MiB of 25-byte names takes ~15 ms to hash, a look at
+#: the CPUs and a fork ~6 ms
+HASH_MEANWHILE_BYTES = 1 << 20
+
 
 def name_bytes(name: str) -> bytes:
     return name.encode(ENCODING, ERRORS)

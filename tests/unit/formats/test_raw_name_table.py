@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from profdata import offload as offload_module
 from profdata.formats import raw_profile
 from profdata.formats.raw_profile import NameTable
+from profdata.model import names as model_names
 from profdata.model.names import md5_hash_bytes, name_bytes, name_str
 
 # names as a compiler may write them: any bytes but the 0x01 separator, invalid UTF-8 included
@@ -89,7 +90,7 @@ def _mixed_chunks(seed: int) -> list[list[bytes]]:
 @pytest.fixture
 def eager_child(monkeypatch: pytest.MonkeyPatch) -> None:
     """Any name section is worth a child, and a CPU is idle for it."""
-    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", 1)
+    monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", 1)
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
 
 
@@ -137,7 +138,7 @@ def test_names_are_hashed_here_when_the_child_fails(
 def test_no_child_without_an_idle_cpu_or_enough_names(
     forks: list[int], monkeypatch: pytest.MonkeyPatch, idle: int, threshold: int
 ) -> None:
-    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", threshold)
+    monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", threshold)
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: idle)
     table = NameTable(_payloads(_mixed_chunks(3)))
     table.hash_meanwhile()

@@ -40,6 +40,7 @@ from profdata.formats.indexed_runs import IndexedShape
 from profdata.formats.indexed_write import write_indexed
 from profdata.formats.raw import read as raw_read
 from profdata.formats.raw_columns import RawShape
+from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
@@ -162,7 +163,7 @@ def test_names_hashed_meanwhile_merge_alike(
     its group is made; with two the workers get the idle CPU and the names wait."""
     if not CORPUS.is_dir():
         pytest.skip("no corpus")
-    monkeypatch.setattr(raw_profile, "HASH_MEANWHILE_BYTES", 1)
+    monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", 1)
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
     started: list[bool] = []
     hash_meanwhile = raw_profile.NameTable.hash_meanwhile
