@@ -93,19 +93,13 @@ class NameTable:
             hashing, self._hashing = self._hashing, None
             refs: list[int] = []
             texts: list[str] = []
-            try:
-                for fresh in self._fresh():
-                    if hashing is None:
-                        refs.extend(md5_hashes(fresh))
-                    # decoded at once: 0x01 is a whole character in UTF-8 and the error
-                    # handler works byte by byte, so the split of the joined text is each
-                    # name decoded
-                    if fresh:
-                        texts.extend(name_str(SEPARATOR.join(fresh)).split("\x01"))
-            except BaseException:
-                if hashing is not None:
-                    hashing.cancel()
-                raise
+            for fresh in self._fresh():  # (a child left unread is stopped when dropped)
+                if hashing is None:
+                    refs.extend(md5_hashes(fresh))
+                # decoded at once: 0x01 is a whole character in UTF-8 and the error handler
+                # works byte by byte, so the split of the joined text is each name decoded
+                if fresh:
+                    texts.extend(name_str(SEPARATOR.join(fresh)).split("\x01"))
             if hashing is None:
                 self._distinct_names = (np.array(refs, dtype=np.uint64), texts)
             else:
