@@ -59,10 +59,13 @@ class Offloaded(Generic[T]):
 
 
 def _stop(pid: int, pipe: int) -> None:
+    """Kill the child and reap it here: it dies at once, and this may run at exit, where
+    Python 3.12 refuses to start the thread :func:`reap_later` would."""
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     os.close(pipe)
-    reap_later(pid)
+    with suppress(ChildProcessError):
+        os.waitpid(pid, 0)
 
 
 def offload(work: Callable[[], T]) -> Offloaded[T] | None:
