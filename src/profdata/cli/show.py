@@ -269,7 +269,8 @@ def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
     except ProfdataError as exc:
         print_read_part(exc.for_release(release).partial)
         raise
-    if options.text or options.value_kinds() or options.temporal_traces:
+    shown = options.all_functions or bool(options.function)  # function blocks are printed
+    if options.text or options.temporal_traces or (shown and options.value_kinds()):
         profile.hash_names_meanwhile()  # the value targets' and traces' names (raw: all)
     if profile.format == "indexed":  # only these have a MemProf header to check
         from profdata.ops.merge_memprof import memprof_input_error

@@ -45,6 +45,8 @@ def test_symbols_hashed_in_a_child_are_those_hashed_here(
         (["--text", "--all-functions"], True),
         (["--all-functions", "--ic-targets"], True),
         (["--all-functions", "--counts"], False),  # no value targets: no symbols
+        (["--ic-targets"], False),  # value sites summed up, no function's targets printed
+        (["--function=main", "--memop-sizes"], True),
     ],
 )
 @pytest.mark.parametrize("name", ["vp.profdata", "vp.profraw"])
