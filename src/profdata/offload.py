@@ -54,8 +54,7 @@ class Offloaded(Generic[T]):
 
     def cancel(self) -> None:
         """Stop the child (this process failed, or needs the part no more)."""
-        self._unread.detach()
-        _stop(self._pid, self._pipe)
+        self._unread()  # runs _stop once, and never again when dropped
 
 
 def _stop(pid: int, pipe: int) -> None:

@@ -49,7 +49,7 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
 from profdata.model.bucketed import BucketedValues
-from profdata.model.instr import InstrProfile, distinct_inverse, spans
+from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 
 Ints = npt.NDArray[np.int64]
@@ -372,7 +372,7 @@ def _call_targets(
     addresses, first = np.unique(pointers[known], return_index=True)
     refs = data["name_ref"].astype(np.uint64)[known][first]
     # the distinct NameRefs and 0, and where each address's NameRef is among them
-    values, position = distinct_inverse(np.append(refs, np.uint64(0)))
+    values, position = np.unique(np.append(refs, np.uint64(0)), return_inverse=True)
     address_ids, unknown = position[:-1], int(position[-1])
     direct, align_bits = _direct_table(addresses, address_ids, unknown, slots_per_address)
     bits = 0

@@ -138,20 +138,6 @@ def distinct(values: npt.NDArray[_Integers]) -> npt.NDArray[_Integers]:
     return ordered[keep]
 
 
-def distinct_inverse(
-    values: npt.NDArray[_Integers],
-) -> tuple[npt.NDArray[_Integers], npt.NDArray[np.int64]]:
-    """:func:`distinct` and where each of ``values`` is among them (``np.unique`` with
-    ``return_inverse``, from one argsort)."""
-    order = np.argsort(values)
-    ordered = values[order]
-    first = np.ones(len(ordered), dtype=bool)
-    np.not_equal(ordered[1:], ordered[:-1], out=first[1:])
-    inverse = np.empty(len(values), dtype=np.int64)
-    inverse[order] = np.cumsum(first) - 1
-    return ordered[first], inverse
-
-
 class RecordColumns:
     """The records of a profile as parallel columns, in reader order.
 

@@ -13,7 +13,7 @@ from profdata.formats._binary import ByteReader
 from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_runs import _key_words
 from profdata.formats.raw_values import chain_starts, scan_blobs
-from profdata.model.instr import distinct, distinct_inverse
+from profdata.model.instr import distinct
 from profdata.model.names import name_bytes, names_bytes
 
 KEYS = st.lists(st.tuples(st.binary(max_size=6), st.binary(min_size=0, max_size=21)), max_size=8)
@@ -94,14 +94,6 @@ def test_chain_starts_give_up_when_a_candidate_is_extra_or_missing() -> None:
 def test_distinct_is_sorted_unique(values: list[int]) -> None:
     got = distinct(np.array(values, dtype=np.uint64))
     assert got.tolist() == sorted(set(values))
-
-
-@given(st.lists(st.integers(0, 2**64 - 1) | st.sampled_from([0, 5, 2**63]), max_size=30))
-def test_distinct_inverse_places_every_value(values: list[int]) -> None:
-    array = np.array(values, dtype=np.uint64)
-    got, where = distinct_inverse(array)
-    assert got.tolist() == sorted(set(values))
-    assert got[where].tolist() == values
 
 
 @given(st.lists(st.text(max_size=6), max_size=6))

@@ -62,7 +62,7 @@ def test_show_prints_the_same_with_the_names_hashed_in_a_child(
 ) -> None:
     args = ["show", *options, str(EXAMPLES / name), "-o"]
     assert main([*args, str(tmp_path / "child.txt")]) == 0
-    hashed_there = [pid for pid in forks]
+    hashed_there = list(forks)
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
     assert main([*args, str(tmp_path / "here.txt")]) == 0
     assert bool(hashed_there) == forked
