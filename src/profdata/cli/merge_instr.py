@@ -27,7 +27,6 @@ from profdata.cli._output import write_input_failure
 from profdata.cli.merge import HINT, PREV_INDEXED_VERSION
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import UsageError
-from profdata.formats import text as text_format
 from profdata.formats._collector import collector_paused
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
@@ -154,6 +153,8 @@ def _encode(
 ) -> list[bytes | bytearray | memoryview]:
     """The output's bytes, as chunks written one after the other."""
     if args.output_format == "text":
+        from profdata.formats import text as text_format
+
         return [text_format.write(sparse, args.release)]
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
     chunks: list[bytes | bytearray | memoryview] = []

@@ -26,14 +26,14 @@ from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError,
 from profdata.ops.merge_inputs import read_remapping
 from profdata.releases import Release
 
-#: what ``strtod`` takes whole: decimal or hexadecimal floats, inf, infinity, nan(...)
-_C_FLOAT = re.compile(
+#: what ``strtod`` takes whole: decimal or hexadecimal floats, inf, infinity, nan(...);
+#: compiled when first used (by ``re``'s cache), not by every merge's start-up
+_C_FLOAT = (
     r"[+-]?(?:"
     r"(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?"
     r"|0[xX](?:[0-9a-fA-F]+\.?[0-9a-fA-F]*|\.[0-9a-fA-F]+)(?:[pP][+-]?\d+)?"
     r"|(?i:inf(?:inity)?|nan(?:\([0-9A-Za-z_]*\))?)"
-    r")",
-    re.ASCII,
+    r")"
 )
 _C_SPACE = " \t\n\v\f\r"
 
@@ -48,7 +48,7 @@ def c_float(text: str) -> float:
     if not text:
         return 0.0
     body = text.lstrip(_C_SPACE)
-    if not _C_FLOAT.fullmatch(body):
+    if not re.fullmatch(_C_FLOAT, body, re.ASCII):
         raise argparse.ArgumentTypeError(f"'{text}' value invalid for floating point argument!")
     sign = -1.0 if body.startswith("-") else 1.0
     unsigned = body.lstrip("+-").lower()

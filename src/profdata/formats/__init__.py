@@ -51,12 +51,20 @@ def instr_formats() -> tuple[InstrFormat, ...]:
 
 def detect(prefix: bytes, path: str | None = None) -> InstrFormat:
     for name in _DETECTION_ORDER:
+        if name == "indexed" and not _indexed_magic(prefix):
+            continue  # the indexed reader (and MemProf's, which it holds) stays unloaded
         fmt = _format(name)
         if fmt.sniff(prefix):
             return fmt
     raise UnrecognizedFormatError(
         "the first bytes match no raw, indexed or text profile", path=path
     )
+
+
+def _indexed_magic(prefix: bytes) -> bool:
+    from profdata.formats.indexed_layout import has_magic  # the layout table alone
+
+    return has_magic(prefix)
 
 
 def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:

@@ -139,17 +139,6 @@ class Correlation:
         return data
 
 
-def is_lightweight(header: RawHeader) -> bool:
-    """Whether a raw profile keeps its data and names in the binary.
-
-    Debug-info mode sets ``VARIANT_MASK_DBG_CORRELATE``; binary mode sets no
-    flag, but only a correlated profile has counters without data records.
-    """
-    if header.num_data or header.names_size:
-        return False
-    return bool(header.kind & ProfileKind.DEBUG_INFO_CORRELATE) or header.num_counters > 0
-
-
 #: what the raw reader correlates with: one binary's correlation (``--binary-file``,
 #: ``--debug-info``), or what gives the correlation of the binary a profile's build IDs
 #: name (``--correlate``, :mod:`profdata.formats.correlate_fetch`)

@@ -53,6 +53,7 @@ from profdata.formats.indexed_layout import (
     SUMMARY_FIELDS,
     VERSION_MASK,
     IndexedLayout,
+    has_magic,
     layout,
 )
 from profdata.formats.indexed_records import RecordDecoder
@@ -80,7 +81,6 @@ from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_count
 from profdata.offload import Offloaded, offload
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
-_U64 = struct.Struct("<Q")
 _U64X2 = struct.Struct("<QQ")
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint64)
 
@@ -454,11 +454,6 @@ class IndexedProfile(InstrProfile):
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
-def sniff(prefix: bytes) -> bool:
-    """``IndexedInstrProfReader::hasFormat``: the first 8 bytes are the magic."""
-    return len(prefix) >= 8 and _U64.unpack_from(prefix)[0] == MAGIC
-
-
 def read(view: memoryview, path: str | None = None) -> IndexedProfile:
     data = view if view.format == "B" and view.ndim == 1 else view.cast("B")
     cur = ByteReader(data, path=path)
@@ -665,4 +660,5 @@ def _read_traces(cur: ByteReader, offset: int, at: int) -> tuple[list[TemporalTr
     return traces, stream_size
 
 
+sniff = has_magic  # ``IndexedInstrProfReader::hasFormat``
 INDEXED = register(InstrFormat("indexed", sniff, read))

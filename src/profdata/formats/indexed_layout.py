@@ -18,6 +18,13 @@ HASH_TYPE_MD5 = 0  # IndexedInstrProf::HashT::MD5, the only one
 VERSION_MASK = 0xFFFFFFFF  # GET_VERSION
 FIRST_VERSION = 1
 LAST_VERSION = 13  # IndexedInstrProf::ProfVersion::CurrentVersion in LLVM 22
+_MAGIC_WORD = struct.Struct("<Q")
+
+
+def has_magic(prefix: bytes | memoryview) -> bool:
+    """``IndexedInstrProfReader::hasFormat``: the first 8 bytes are the magic."""
+    return len(prefix) >= 8 and _MAGIC_WORD.unpack_from(prefix)[0] == MAGIC
+
 
 #: Header words in file order; each later version appends to its predecessor.
 _HEADER_WORDS: tuple[tuple[str, int], ...] = (

@@ -49,7 +49,6 @@ from profdata.formats.indexed_layout import (
     IndexedLayout,
     layout,
 )
-from profdata.formats.memprof_write import write_memprof_section
 from profdata.model.instr import (
     PSEUDO_WARM,
     InstrProfile,
@@ -182,6 +181,8 @@ def encode_indexed(
 
     offsets = {"hash_offset": _write_payload(out, table, plan, lay, release, fill_in_two, sum_up)}
     if kind & ProfileKind.MEMPROF and lay.has_memprof:
+        from profdata.formats.memprof_write import write_memprof_section  # MemProf's own model
+
         offsets["memprof_offset"] = len(out)
         write_memprof_section(out, profile.memprof, release, memprof_version, memprof_full_schema)
     if lay.has_binary_ids:

@@ -59,15 +59,8 @@ from profdata.model.memprof import (
 )
 from profdata.releases import Release
 
-MEMPROF_RAW_MAGIC = b"\x81rforpm\xff"  # MEMPROF_RAW_MAGIC_64 of .memprofraw files
 _V0_MIN_FIRST_WORD = 24  # LLVM 19's heuristic: V0 starts with an offset past the header
 _SUMMARY_FIELDS = 6
-
-
-def is_memprof_raw(prefix: bytes | memoryview) -> bool:
-    """``RawMemProfReader::hasFormat``: whether a file starting with ``prefix`` is a raw
-    ``.memprofraw`` profile, which ``merge`` and ``show --memory`` refuse by name."""
-    return bytes(prefix[: len(MEMPROF_RAW_MAGIC)]) == MEMPROF_RAW_MAGIC
 
 
 def raw_memprof_refused(path: str) -> UnrecognizedFormatError:

@@ -48,11 +48,6 @@ EMPTY_PROFILE = "The profile is empty."
 _SUFFIXES = (".llvm.", ".part.")  # getCanonicalFnName("selected") keeps ".__uniq."
 
 
-def is_memprof_yaml(prefix: bytes) -> bool:
-    """``YAMLMemProfReader::hasFormat``: the buffer starts with ``---``."""
-    return prefix.startswith(b"---")
-
-
 def get_guid(name: str) -> int:
     """``memprof::getGUID``: MD5 of the name without ``.llvm.N`` / ``.part.N`` suffixes."""
     cand = name

@@ -22,6 +22,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -41,12 +42,6 @@ from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteOrder, ByteReader
 from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_names_as_llvm
-from profdata.formats.correlate_data import (
-    Correlation,
-    CorrelationSource,
-    correlated_sections,
-    is_lightweight,
-)
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
     VERSION_MASK,
@@ -59,7 +54,6 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_records import RecordReader
-from profdata.formats.raw_write import write
 from profdata.model.instr import (
     InstrProfile,
     InstrRecord,
@@ -68,6 +62,21 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import ValueKind
 from profdata.model.record_table import RecordTable
+
+# reading needs neither the writer nor, unless the profile is lightweight, correlation:
+# both are imported when first used (``write`` through the module's ``__getattr__``)
+if TYPE_CHECKING:
+    from profdata.formats.correlate_data import Correlation, CorrelationSource
+    from profdata.formats.raw_write import write
+else:
+
+    def __getattr__(name: str) -> Any:
+        if name == "write":
+            from profdata.formats.raw_write import write
+
+            return write
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 __all__ = ["read", "sniff", "write"]
 
@@ -305,11 +314,14 @@ class ProfileReader:
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names
         self.by_build_id: Callable[[Sequence[bytes]], Correlation] | None = None
-        if correlation is None or isinstance(correlation, Correlation):
-            self.correlation = correlation
-        else:
-            self.by_build_id = correlation
-        self.correlated = correlation is not None or is_lightweight(self.header)
+        if correlation is not None:
+            from profdata.formats.correlate_data import Correlation
+
+            if isinstance(correlation, Correlation):
+                self.correlation = correlation
+            else:
+                self.by_build_id = correlation
+        self.correlated = correlation is not None or self.header.lightweight
         #: what ``RawInstrProfReader`` delivered before a bad data record: the records
         #: before it (llvm-profdata merges and prints them before failing)
         self.partial: _RawPart | None = None
@@ -425,6 +437,8 @@ class ProfileReader:
             self.regions["vtables"], self.layout.vtable_dtype, self.header.num_vtables
         )
         if self.correlated:
+            from profdata.formats.correlate_data import correlated_sections
+
             data, names = correlated_sections(
                 self.cur, self.start, self.layout, self.header, self.correlation
             )

@@ -251,6 +251,17 @@ class RawHeader:
         """Bytes per counter entry: single-byte coverage counters are one byte."""
         return 1 if self.kind & ProfileKind.SINGLE_BYTE_COVERAGE else 8
 
+    @property
+    def lightweight(self) -> bool:
+        """Whether the profile keeps its data and names in the binary (correlation).
+
+        Debug-info mode sets ``VARIANT_MASK_DBG_CORRELATE``; binary mode sets no
+        flag, but only a correlated profile has counters without data records.
+        """
+        if self.num_data or self.names_size:
+            return False
+        return bool(self.kind & ProfileKind.DEBUG_INFO_CORRELATE) or self.num_counters > 0
+
 
 @dataclass(frozen=True)
 class Section:

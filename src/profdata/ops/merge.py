@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
@@ -26,11 +27,9 @@ import numpy.typing as npt
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError
 from profdata.formats import open_instr
-from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
-from profdata.model.memprof import MemProfData
 from profdata.model.names import name_bytes
 from profdata.ops.merge_inputs import (
     FailureMode,
@@ -52,6 +51,10 @@ from profdata.ops.merge_records import (
 from profdata.ops.merge_threads import context_count, context_of, merge_schedule
 from profdata.ops.merge_traces import TraceReservoir
 from profdata.releases import Release
+
+if TYPE_CHECKING:  # imported where MemProf data or --memprof-random-hotness comes
+    from profdata.model.glibc_random import GlibcRandom
+    from profdata.model.memprof import MemProfData
 
 #: What ``loadInput`` reports for any flag conflict (LLVM drops the underlying error).
 KIND_CONFLICT = "Merge IR generated profile with Clang generated profile."
@@ -435,7 +438,11 @@ def merge_instr(
         load = _stdin_is_empty(load)
     count = context_count(len(inputs), options.num_threads)
     seed = options.random_hotness_seed
-    hotness = None if seed is None else GlibcRandom(seed)
+    hotness = None
+    if seed is not None:
+        from profdata.model.glibc_random import GlibcRandom
+
+        hotness = GlibcRandom(seed)
     contexts = [WriterContext(_new_writer(options, hotness)) for _ in range(count)]
     fast = FastMerge(options, contexts, load) if reads_files else None
 

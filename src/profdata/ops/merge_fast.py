@@ -54,6 +54,7 @@ from collections.abc import Callable, Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
@@ -61,7 +62,6 @@ import numpy.typing as npt
 from profdata.cpus import idle_cpus
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
-from profdata.formats.indexed_runs import IndexedRun, IndexedShape, indexed_shape, read_indexed_run
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
 from profdata.formats.raw_profile import RawProfile
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
@@ -105,9 +105,12 @@ from profdata.ops.merge_value_store import (
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
 from profdata.reaping import reap_later
 
+if TYPE_CHECKING:  # the indexed side is imported when an indexed input comes
+    from profdata.formats.indexed_runs import IndexedShape
+
 Ints = npt.NDArray[np.int64]
 #: what the inputs of a group share: raw runs or indexed profiles of one binary
-Shape = RawShape | IndexedShape
+Shape: TypeAlias = "RawShape | IndexedShape"
 U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
@@ -350,6 +353,8 @@ class FastMerge:
         if profile.format == "raw":
             shaped = shape_of(view, profile)
         elif profile.format == "indexed":
+            from profdata.formats.indexed_runs import indexed_shape
+
             shaped = indexed_shape(view)
         else:
             return None
@@ -485,7 +490,12 @@ class FastMerge:
         group = self.group
         assert group is not None
         shape = group.shape
-        extras = run.profile if isinstance(run, IndexedRun) else None
+        extras = None
+        if not isinstance(shape, RawShape):  # indexed runs carry the rest of their profile
+            from profdata.formats.indexed_runs import IndexedRun
+
+            assert isinstance(run, IndexedRun)
+            extras = run.profile
         keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
@@ -972,9 +982,11 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
 
 # -- files -------------------------------------------------------------------------
 def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:
-    if isinstance(shape, IndexedShape):
-        return read_indexed_run(view, shape, path)
-    return read_run(view, shape)
+    if isinstance(shape, RawShape):
+        return read_run(view, shape)
+    from profdata.formats.indexed_runs import read_indexed_run
+
+    return read_indexed_run(view, shape, path)
 
 
 def _map(path: str) -> memoryview | None:

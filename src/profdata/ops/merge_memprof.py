@@ -11,25 +11,23 @@ see :func:`add_input_memprof` for what LLVM 22 really keeps).
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from profdata.errors import (
     FormatError,
     ProfdataError,
 )
 from profdata.formats import open_instr
-from profdata.formats.indexed import IndexedProfile
-from profdata.formats.memprof import (
-    MEMPROF_RAW_MAGIC,
-    check_memprof_header,
-    is_memprof_raw,
-    raw_memprof_refused,
-    rules_for,
-)
-from profdata.formats.memprof_yaml import EMPTY_PROFILE, is_memprof_yaml, memprof_yaml_profile
+from profdata.formats.memprof_magic import MEMPROF_RAW_MAGIC, is_memprof_raw, is_memprof_yaml
 from profdata.model.counters import U64_MAX
-from profdata.model.glibc_random import GlibcRandom
 from profdata.model.instr import InstrProfile
-from profdata.model.memprof import MIB_ID, AllocSite, MemInfoBlock, MemProfData, MemProfRecord
 from profdata.releases import Release
+
+# the MemProf model and readers are imported where MemProf data comes: every merge passes
+# each input through here, and most inputs hold none
+if TYPE_CHECKING:
+    from profdata.model.glibc_random import GlibcRandom
+    from profdata.model.memprof import AllocSite, MemProfData
 
 
 def add_input_memprof(
@@ -81,6 +79,8 @@ def _add_records(
     ``hotness`` each allocation context is first made cold or not cold by ``rand() % 2``,
     in record and site order, every time a record is added (a context folded from
     another writer context is drawn again)."""
+    from profdata.model.memprof import MemProfRecord
+
     for guid, record in incoming.records.items():
         sites = record.alloc_sites
         if hotness is not None:
@@ -95,6 +95,8 @@ def _add_records(
 def _random_hotness(site: AllocSite, cold: bool) -> AllocSite:
     """The lifetime access density and lifetime ``getAllocType`` reads as cold (0 and
     2**64-1) or as not cold (2**64-1 and 0)."""
+    from profdata.model.memprof import MIB_ID, AllocSite, MemInfoBlock
+
     values = dict(site.info.values)
     values[MIB_ID["TotalLifetimeAccessDensity"]] = 0 if cold else U64_MAX
     values[MIB_ID["TotalLifetime"]] = U64_MAX if cold else 0
@@ -108,6 +110,11 @@ def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataErro
     profile, so such an input fails to load even though merge drops its
     MemProf data.
     """
+    if profile.format != "indexed":
+        return None
+    from profdata.formats.indexed import IndexedProfile
+    from profdata.formats.memprof import check_memprof_header, rules_for
+
     if not isinstance(profile, IndexedProfile) or profile.memprof_range is None:
         return None
     try:
@@ -134,9 +141,13 @@ def load_memprof_input(path: str) -> InstrProfile | None:
     except OSError:
         return None
     if is_memprof_raw(prefix):
+        from profdata.formats.memprof import raw_memprof_refused
+
         raise raw_memprof_refused(path)
     if not is_memprof_yaml(prefix):
         return None
+    from profdata.formats.memprof_yaml import memprof_yaml_profile
+
     return memprof_yaml_profile(contents, path)
 
 
@@ -158,6 +169,8 @@ def checked_input(
             except ProfdataError as exc:
                 return exc
         if loaded.memprof is None or not loaded.memprof.records:
+            from profdata.formats.memprof_yaml import EMPTY_PROFILE
+
             return FormatError("no HeapProfileRecords", path=path, llvm_message=EMPTY_PROFILE)
         return loaded
     error = memprof_input_error(loaded, release)
@@ -175,6 +188,8 @@ def merged_memprof(
     writer context's."""
     if incoming is None or incoming.is_empty():
         return dest
+    from profdata.model.memprof import MemProfData
+
     result = dest if dest is not None else MemProfData()
     if from_writer:
         merge_writer_memprof(result, incoming, hotness)

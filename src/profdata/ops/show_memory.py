@@ -21,7 +21,8 @@ from profdata.errors import (
 from profdata.formats import map_file, read_instr_bytes
 from profdata.formats.indexed import IndexedProfile
 from profdata.formats.indexed_layout import MAGIC
-from profdata.formats.memprof import is_memprof_raw, raw_memprof_refused, rules_for
+from profdata.formats.memprof import raw_memprof_refused, rules_for
+from profdata.formats.memprof_magic import is_memprof_raw
 from profdata.model.memprof import (
     Frame,
     MemProfData,

@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import numpy as np
 
-from profdata.formats.memprof import MEMPROF_RAW_MAGIC, is_memprof_raw
 from profdata.formats.memprof_ids import (
     FRAME_DTYPE,
     FRAME_LAYOUT,
     FRAME_SIZE,
     frame_bytes,
 )
+from profdata.formats.memprof_magic import MEMPROF_RAW_MAGIC, is_memprof_raw
 from profdata.model.memprof import Frame
 
 FRAME = Frame(0x1122334455667788, 7, 300, True)

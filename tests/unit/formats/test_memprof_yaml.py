@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 
 from profdata.errors import TextSyntaxError
-from profdata.formats.memprof_yaml import get_guid, is_memprof_yaml, read_memprof_yaml
+from profdata.formats.memprof_magic import is_memprof_yaml
+from profdata.formats.memprof_yaml import get_guid, read_memprof_yaml
 from profdata.model.names import md5_hash
 
 GOLDEN = Path(__file__).resolve().parents[2] / "golden" / "memprof"

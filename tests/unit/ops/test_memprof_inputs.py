@@ -9,7 +9,7 @@ from typing import IO, Any
 import pytest
 
 from profdata.errors import FileError, UnrecognizedFormatError
-from profdata.formats.memprof import MEMPROF_RAW_MAGIC
+from profdata.formats.memprof_magic import MEMPROF_RAW_MAGIC
 from profdata.formats.memprof_yaml import read_memprof_yaml
 from profdata.ops.merge_memprof import load_memprof_input
 from profdata.ops.show_memory import show_memory_file

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from profdata.formats.memprof import MEMPROF_RAW_MAGIC
+from profdata.formats.memprof_magic import MEMPROF_RAW_MAGIC
 from profdata.formats.memprof_yaml import read_memprof_yaml
 from profdata.model.memprof import MemProfData, build_summary
 from profdata.ops.merge_memprof import add_input_memprof, merge_writer_memprof
