@@ -36,6 +36,7 @@ from profdata.formats.row_text import (
     render_rows,
 )
 from profdata.formats.sample_columns import ProfileColumns
+from profdata.model.counters import value_counts
 from profdata.model.instr import distinct, spans
 from profdata.model.names import name_bytes, names_bytes
 from profdata.model.record_table import Ints, U64s
@@ -394,7 +395,7 @@ class ColumnOrder:
         top = cols.node_parent < 0
         counts = cols.rec_samples
         if len(counts):
-            values, freqs = np.unique(counts, return_counts=True)
+            values, freqs = value_counts(counts)
         else:
             values, freqs = np.zeros(0, dtype=np.uint64), np.zeros(0, dtype=np.int64)
         total = int(counts.sum(dtype=np.uint64))  # wraps as LLVM's uint64_t sum does

@@ -88,3 +88,29 @@ def saturating_multiply(x: int, weight: int) -> tuple[int, bool]:
     if result > U64_MAX:
         return U64_MAX, True
     return result, False
+
+
+#: counts below this are tallied by :func:`value_counts` with ``bincount`` (a 512 KiB table)
+_TALLIED = 1 << 16
+#: fewer counts than this are sorted whole: a tally table costs more than their sort
+_TALLY_FROM = 1 << 12
+
+
+def value_counts(counts: npt.NDArray[np.unsignedinteger]) -> tuple[Counts, npt.NDArray[np.int64]]:
+    """``np.unique(counts, return_counts=True)``, for the distinct counts behind a summary.
+
+    Profile counts are mostly small: of the 658k non-zero counters of 128 merged
+    runs of the bench program 1,171 are 2**16 or more.  Those are sorted; the
+    others are tallied by value, one pass instead of a sort (2.5 ms against 28 ms).
+    """
+    values = np.asarray(counts, dtype=_U64)
+    if len(values) < _TALLY_FROM:
+        distinct, freqs = np.unique(values, return_counts=True)
+        return distinct, freqs.astype(np.int64, copy=False)
+    small = values < _U64(_TALLIED)
+    tally = np.bincount(values[small].astype(np.intp), minlength=1)
+    seen = np.flatnonzero(tally)
+    large, large_freqs = np.unique(values[~small], return_counts=True)
+    distinct = np.concatenate([seen.astype(_U64), large])
+    freqs = np.concatenate([tally[seen], large_freqs]).astype(np.int64, copy=False)
+    return distinct, freqs

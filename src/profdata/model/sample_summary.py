@@ -17,6 +17,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
+from profdata.model.counters import value_counts
 from profdata.model.sample import (
     U64,
     ContextAttribute,
@@ -55,7 +56,7 @@ def summarize_samples(
     arr = np.array(counts, dtype=np.uint64)
     total = sum(counts) & U64
     if len(arr):
-        values, freqs = np.unique(arr, return_counts=True)
+        values, freqs = value_counts(arr)
         max_count = int(values[-1])
     else:
         values = np.zeros(0, dtype=np.uint64)

@@ -3,7 +3,7 @@
 The indexed writer stores a summary and ``show`` prints one; both must match
 LLVM to the count, so the cutoff walk below follows LLVM's loop exactly
 (descending distinct counts, 128-bit ``Desired``), but on numpy arrays so a
-million counters cost one ``np.unique``.
+million counters cost one tally (:func:`~profdata.model.counters.value_counts`).
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from profdata.model.counters import value_counts
 from profdata.model.instr import InstrRecord
 
 #: ``ProfileSummaryBuilder::DefaultCutoffs`` (parts per million).
@@ -132,10 +133,10 @@ def _detailed_of_counts(
     """
     counts = np.concatenate([entry, internal])
     if max(cutoffs) <= SCALE:
-        values, freqs = np.unique(counts[counts != 0], return_counts=True)
+        values, freqs = value_counts(counts[counts != 0])
         if not _sum_wraps(values, freqs):
             return detailed_entries(values, freqs, total, cutoffs)
-    values, freqs = np.unique(counts, return_counts=True)
+    values, freqs = value_counts(counts)
     return detailed_entries(values, freqs, total, cutoffs)
 
 
