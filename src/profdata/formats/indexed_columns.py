@@ -80,13 +80,9 @@ class ItemListing:
 
 def gather_counts(words: FileWords, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
     """The little-endian u64 runs ``lengths[i]`` words long at byte ``starts[i]``, concatenated."""
-    total = int(lengths.sum())
-    if not total:
+    if not len(lengths) or not int(lengths.sum()):
         return np.zeros(0, dtype=np.uint64)
-    firsts = np.cumsum(lengths) - lengths
-    at = np.repeat(starts - 8 * firsts, lengths)
-    at += np.arange(0, 8 * total, 8, dtype=np.int64)
-    counts: npt.NDArray[np.uint64] = words.at[at]
+    counts: npt.NDArray[np.uint64] = words.at[spans(starts, lengths, 8)]
     return counts
 
 

@@ -233,11 +233,10 @@ def _key_words(words: FileWords, offsets: Ints, lengths: Ints) -> U64s:
     count = -(-lengths // 8)
     ends = np.cumsum(count)
     total = int(ends[-1]) if len(ends) else 0
-    at = np.repeat(offsets - 8 * (ends - count), count) + np.arange(0, 8 * total, 8)
+    at = spans(offsets, count, 8)
     if total and int(at.max()) + 8 > words.size:  # a key ends the file: read bytewise
         padded = np.zeros(8 * total, dtype=np.uint8)
-        into = np.repeat(8 * (ends - count), lengths)
-        into += spans(np.zeros(len(lengths), dtype=np.int64), lengths)
+        into = spans(8 * (ends - count), lengths)
         padded[into] = words.bytes[spans(offsets, lengths)]
         return padded.view("<u8").astype(np.uint64)
     result: U64s = words.at[at].astype(np.uint64)
@@ -253,8 +252,7 @@ _ALL = 0xFFFFFFFFFFFFFFFF
 
 def _pairs(words: FileWords, rows: ValueRecords) -> tuple[U64s, U64s]:
     """Every (value, count) pair of every row, in payload order."""
-    at = spans(np.zeros(len(rows.values_at), dtype=np.int64), rows.num_values) * 16
-    at += np.repeat(rows.values_at, rows.num_values)
+    at = spans(rows.values_at, rows.num_values, 16)
     return words.at[at].astype(np.uint64), words.at[at + 8].astype(np.uint64)
 
 

@@ -731,8 +731,7 @@ def _read_values(
     lengths = num_values[order]
     firsts = np.cumsum(lengths) - lengths
     pair_at = (row_at[order] + vshape.row_head[order] - value_start) >> 3
-    at = np.repeat(pair_at - 2 * firsts, lengths)
-    at += np.arange(0, 2 * len(at), 2, dtype=np.int64)
+    at = spans(pair_at, lengths, 2)
     values = words[at].astype(np.uint64, copy=False)
     at += 1
     counts = words[at].astype(np.uint64, copy=False)

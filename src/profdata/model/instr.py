@@ -109,17 +109,40 @@ class InstrRecord:
         return int(self.counts.max()) if len(self.counts) else 0
 
 
-def spans(starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64]) -> npt.NDArray[np.int64]:
-    """``concatenate([arange(s, s + n) for s, n in zip(starts, lengths)])`` without a loop.
+def spans(
+    starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], step: int = 1
+) -> npt.NDArray[np.int64]:
+    """``concatenate([arange(s, s + n * step, step) for s, n in zip(starts, lengths)])``
+    without a loop.
 
     The index of every element of many runs at once: the counters of chosen
-    records, the bytes of names scattered through a file.
+    records, the bytes of names scattered through a file (``step`` 8: the
+    byte offsets of words).  Made as a running sum of the steps, each run's
+    first element stepping from the previous run's last: two passes over the
+    result where ``np.repeat`` of the starts plus an ``arange`` took five (0.8
+    against 2.9 ms for 100k runs of 7); short results keep that simpler form.
     """
     total = int(lengths.sum())
-    if not total:
-        return np.zeros(0, dtype=np.int64)
-    firsts = np.cumsum(lengths) - lengths
-    return np.repeat(starts - firsts, lengths) + np.arange(total, dtype=np.int64)
+    if total < _SPANS_BY_STEPS:
+        if not total:
+            return np.zeros(0, dtype=np.int64)
+        firsts = np.cumsum(lengths) - lengths
+        return np.repeat(starts - step * firsts, lengths) + np.arange(
+            0, step * total, step, dtype=np.int64
+        )
+    if not lengths.all():  # an empty run has no first element to step to
+        kept = lengths > 0
+        starts, lengths = starts[kept], lengths[kept]
+    ends = np.cumsum(lengths)
+    out = np.full(total, step, dtype=np.int64)
+    out[0] = starts[0]
+    out[ends[:-1]] = starts[1:] - starts[:-1] - step * (lengths[:-1] - 1)
+    np.cumsum(out, out=out)
+    return out
+
+
+#: results from this many elements are made by :func:`spans`'s running sum
+_SPANS_BY_STEPS = 2048
 
 
 _Integers = TypeVar("_Integers", bound=np.integer[Any])
