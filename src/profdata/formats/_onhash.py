@@ -93,17 +93,22 @@ class FileWords:
         if count == 1:
             one: npt.NDArray[np.uint64] = self.at[positions[:, None]]
             return one
-        # element i of a (8*count)-byte void view is the run starting at byte i: one
-        # index per position copies the whole run, several times faster than word by word
-        runs = self._runs.get(count)
+        return self.runs(positions, 8 * count).view("<u8")
+
+    def runs(self, positions: Ints, width: int) -> npt.NDArray[np.uint8]:
+        """The ``width`` bytes at each position: shape (len(positions), width).
+
+        Element i of a ``width``-byte void view is the run starting at byte i: one
+        index per position copies the whole run, several times faster than byte by byte.
+        """
+        runs = self._runs.get(width)
         if runs is None:
-            width = 8 * count
-            runs = self._runs[count] = np.ndarray(
+            runs = self._runs[width] = np.ndarray(
                 (max(self.size - width + 1, 0),), dtype=f"V{width}", buffer=self.bytes,
                 strides=(1,),
             )  # fmt: skip
-        words: npt.NDArray[np.uint64] = runs[positions].view("<u8").reshape(len(positions), count)
-        return words
+        found: npt.NDArray[np.uint8] = runs[positions].view(np.uint8).reshape(len(positions), width)
+        return found
 
 
 _NO_ITEMS = ItemArrays(np.zeros(0, dtype=np.uint64), _NO_INDEX, _NO_INDEX, _NO_INDEX, _NO_INDEX)
@@ -325,8 +330,12 @@ class OnDiskHashTable:
         ):
             return None
         bucket_at = starts.astype(np.int64)
-        u16_at = np.ndarray((max(words.size - 1, 0),), "<u2", buffer=words.bytes, strides=(1,))
-        per_bucket = u16_at[bucket_at].astype(np.int64)
+        if int(bucket_at[-1]) + _BUCKET_COUNT_SIZE + _ITEM_HEADER_SIZE > end:
+            return None  # the last bucket holds no whole item
+        # each bucket's item count and its first item's header, read together: one visit to
+        # each bucket's place in the file, which is most of what the walk costs
+        heads = words.runs(bucket_at, _BUCKET_COUNT_SIZE + _ITEM_HEADER_SIZE)
+        per_bucket = heads[:, :_BUCKET_COUNT_SIZE].copy().view("<u2")[:, 0].astype(np.int64)
         if int(per_bucket.sum()) != count or not per_bucket.all():
             return None
         key_hash = np.empty(count, dtype=np.uint64)
@@ -342,7 +351,7 @@ class OnDiskHashTable:
                 live, pos = live[more], pos[more]
             if int(pos.max()) > end - _ITEM_HEADER_SIZE:
                 return None
-            header = words.u64(pos, 3)
+            header = words.u64(pos, 3) if k else heads[:, _BUCKET_COUNT_SIZE:].copy().view("<u8")
             keys_at = pos + _ITEM_HEADER_SIZE
             room = (end - keys_at).astype(np.uint64)
             if bool(np.any(header[:, 1] > room)) or bool(
