@@ -77,6 +77,9 @@ else:
             return write
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
+    def __dir__() -> list[str]:
+        return sorted([*globals(), "write"])
+
 
 __all__ = ["read", "sniff", "write"]
 
