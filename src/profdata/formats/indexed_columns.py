@@ -80,8 +80,6 @@ class ItemListing:
 
 def gather_counts(words: FileWords, starts: Ints, lengths: Ints) -> npt.NDArray[np.uint64]:
     """The little-endian u64 runs ``lengths[i]`` words long at byte ``starts[i]``, concatenated."""
-    if not len(lengths) or not int(lengths.sum()):
-        return np.zeros(0, dtype=np.uint64)
     counts: npt.NDArray[np.uint64] = words.at[spans(starts, lengths, 8)]
     return counts
 
