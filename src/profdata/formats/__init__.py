@@ -28,8 +28,11 @@ class InstrFormat:
 
 #: every registered format (registration order); :func:`instr_formats` gives detection order
 _REGISTRY: list[InstrFormat] = []
-#: the format modules in llvm-profdata's detection order; each registers itself on import
-_DETECTION_ORDER = ("indexed", "raw", "text")
+#: the format modules in llvm-profdata's detection order (each registers itself on import),
+#: with the module whose ``sniff`` tells the format's files by their first bytes: the magics
+#: live with the layouts, so a reader is imported only for a file that is its own (a raw
+#: input never loads the indexed reader, nor MemProf's, which that holds)
+_DETECTION_ORDER = (("indexed", "indexed_layout"), ("raw", "raw_layout"), ("text", "text"))
 
 
 def register(fmt: InstrFormat) -> InstrFormat:
@@ -46,25 +49,16 @@ def _format(name: str) -> InstrFormat:
 
 def instr_formats() -> tuple[InstrFormat, ...]:
     """Every format, in detection order whatever order their modules were imported in."""
-    return tuple(_format(name) for name in _DETECTION_ORDER)
+    return tuple(_format(name) for name, _ in _DETECTION_ORDER)
 
 
 def detect(prefix: bytes, path: str | None = None) -> InstrFormat:
-    for name in _DETECTION_ORDER:
-        if name == "indexed" and not _indexed_magic(prefix):
-            continue  # the indexed reader (and MemProf's, which it holds) stays unloaded
-        fmt = _format(name)
-        if fmt.sniff(prefix):
-            return fmt
+    for name, sniffer in _DETECTION_ORDER:
+        if importlib.import_module(f"profdata.formats.{sniffer}").sniff(prefix):
+            return _format(name)
     raise UnrecognizedFormatError(
         "the first bytes match no raw, indexed or text profile", path=path
     )
-
-
-def _indexed_magic(prefix: bytes) -> bool:
-    from profdata.formats.indexed_layout import has_magic  # the layout table alone
-
-    return has_magic(prefix)
 
 
 def read_instr_bytes(data: bytes | bytearray | memoryview, path: str | None = None) -> InstrProfile:

@@ -53,9 +53,9 @@ from profdata.formats.indexed_layout import (
     SUMMARY_FIELDS,
     VERSION_MASK,
     IndexedLayout,
-    has_magic,
     layout,
 )
+from profdata.formats.indexed_layout import sniff as sniff  # ``IndexedInstrProfReader::hasFormat``
 from profdata.formats.indexed_records import RecordDecoder
 from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.model import names as model_names
@@ -660,5 +660,4 @@ def _read_traces(cur: ByteReader, offset: int, at: int) -> tuple[list[TemporalTr
     return traces, stream_size
 
 
-sniff = has_magic  # ``IndexedInstrProfReader::hasFormat``
 INDEXED = register(InstrFormat("indexed", sniff, read))

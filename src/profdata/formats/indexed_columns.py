@@ -146,10 +146,7 @@ class BulkRecords:
     def bitmap_bytes(self) -> npt.NDArray[np.uint8]:
         """Every record's bitmap bytes, concatenated: each is stored as a little-endian u64,
         of which LLVM keeps the low byte."""
-        nbitmap = self.num_bitmap
-        at = np.repeat(self.bitmap_at, nbitmap) + 8 * spans(
-            np.zeros(len(nbitmap), np.int64), nbitmap
-        )
+        at = spans(self.bitmap_at, self.num_bitmap, 8)
         bytes_: npt.NDArray[np.uint8] = np.frombuffer(self.data, dtype=np.uint8)[at]
         return bytes_
 

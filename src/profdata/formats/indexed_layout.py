@@ -21,7 +21,7 @@ LAST_VERSION = 13  # IndexedInstrProf::ProfVersion::CurrentVersion in LLVM 22
 _MAGIC_WORD = struct.Struct("<Q")
 
 
-def has_magic(prefix: bytes | memoryview) -> bool:
+def sniff(prefix: bytes | memoryview) -> bool:
     """``IndexedInstrProfReader::hasFormat``: the first 8 bytes are the magic."""
     return len(prefix) >= 8 and _MAGIC_WORD.unpack_from(prefix)[0] == MAGIC
 

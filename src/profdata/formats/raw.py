@@ -51,6 +51,7 @@ from profdata.formats.raw_layout import (
     detect_magic,
     raw_layout,
     sections,
+    sniff,
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_records import RecordReader
@@ -87,11 +88,6 @@ _MALFORMED = MalformedError.llvm_message
 _BAD_MAGIC = "invalid instrumentation profile data (bad magic)"  # instrprof_error::bad_magic
 _IPVK_LAST = int(max(ValueKind))
 _MAX_U64 = 0xFFFFFFFFFFFFFFFF
-
-
-def sniff(prefix: bytes) -> bool:
-    """A raw profile starts with one of the four raw magics (either width, either byte order)."""
-    return detect_magic(prefix) is not None
 
 
 def read(

@@ -73,6 +73,11 @@ def detect_magic(prefix: bytes | memoryview) -> tuple[int, ByteOrder] | None:
     return None
 
 
+def sniff(prefix: bytes | memoryview) -> bool:
+    """A raw profile starts with one of the four raw magics (either width, either byte order)."""
+    return detect_magic(prefix) is not None
+
+
 def magic_for(width: int) -> int:
     return MAGIC_64 if width == 8 else MAGIC_32
 

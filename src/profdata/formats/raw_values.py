@@ -172,8 +172,7 @@ def decode_sites(
     pairs: dict[int, tuple[Iterator[int], Iterator[int]]] = {}
     for kind in np.unique(records.kind, return_counts=True)[0].tolist():
         mine = records.kind == kind
-        at = spans(np.zeros(int(mine.sum()), dtype=np.int64), records.num_values[mine])
-        at = 16 * at + np.repeat(records.values_at[mine], records.num_values[mine])
+        at = spans(records.values_at[mine], records.num_values[mine], 16)
         values = words[at].astype(np.uint64)
         if translate is not None:
             values = translate(kind, values)
@@ -209,8 +208,7 @@ def value_columns(
     raw = np.frombuffer(data, dtype=np.uint8)
     site_lengths = raw[spans(records.sites_at[keep], num_sites)].astype(np.int64)
     words = np.ndarray((max(len(data) - 7, 0),), dtype=f"{order}u8", buffer=data, strides=(1,))
-    at = 16 * spans(np.zeros(len(keep), dtype=np.int64), num_values)
-    at += np.repeat(records.values_at[keep], num_values)
+    at = spans(records.values_at[keep], num_values, 16)
     values = words[at].astype(np.uint64)
     if translate is not None:
         value_kind = np.repeat(kind, num_values)
