@@ -220,13 +220,19 @@ def _any_per_record(
 
 
 class TableProfile(InstrProfile):
-    """A merged profile held as a :class:`RecordTable`; its records are built on first use."""
+    """A merged profile held as a :class:`RecordTable`; its records are built on first use.
 
-    def __init__(self, *, table: RecordTable, **fields: Any) -> None:
+    ``distinct_values`` says no value site holds a value twice, known from how the
+    table was made (the fast merge keys its values by site and value), so the check
+    ``merge`` runs after writing need not sort them again.
+    """
+
+    def __init__(self, *, table: RecordTable, distinct_values: bool = False, **fields: Any) -> None:
         self._records: Sequence[InstrRecord] | None = None
         super().__init__(records=[], **fields)
         self._records = None
         self.table = table
+        self.distinct_values = distinct_values
 
     @property
     def records(self) -> Sequence[InstrRecord]:

@@ -950,6 +950,7 @@ class TableWriter(InstrProfWriter):
             table = table.take(np.flatnonzero([name in with_data for name in names]))
         return TableProfile(
             table=table,
+            distinct_values=True,  # a context's values are keyed by (site, value)
             kind=self.kind,
             format="merged",
             binary_ids=list(self.binary_ids),
@@ -965,6 +966,8 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
     """``validateRecord`` over a whole profile: some memop site holds a size twice."""
     if not isinstance(profile, TableProfile):
         return any(record_has_duplicates(rec) for rec in profile.records)
+    if profile.distinct_values:
+        return False
     vals = profile.table.values
     site_kind = np.repeat(vals.row_kind, vals.row_sites)
     site_of_value = np.repeat(np.arange(len(vals.site_lengths)), vals.site_lengths)

@@ -46,7 +46,7 @@ from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
 from profdata.ops import merge_fast
 from profdata.ops.merge import Diagnostic, MergeOptions, load_path, merge_instr
-from profdata.ops.merge_fast import TableWriter, _widen
+from profdata.ops.merge_fast import TableWriter, _widen, has_duplicate_memop_values
 from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
 from profdata.releases import release
 from tests.conftest import REPO, SHARED
@@ -68,6 +68,7 @@ class Outcome:
     text: bytes
     diagnostics: tuple[object, ...]
     fast: bool
+    invalid: bool  # merge's closing check: a memop size twice in a site
 
 
 def _diagnostic(d: Diagnostic) -> object:
@@ -107,6 +108,7 @@ def merge(
         text_format.write(writer.to_profile(sparse=True), release(rel)),
         tuple(_diagnostic(d) for d in result.diagnostics),
         used_fast,
+        has_duplicate_memop_values(merged),
     )
 
 
@@ -122,6 +124,7 @@ def assert_same(files: Sequence[tuple[Path, int]], *, rel: int = 22, threads: in
     assert fast.sparse == slow.sparse
     assert fast.text == slow.text
     assert fast.diagnostics == slow.diagnostics
+    assert fast.invalid == slow.invalid
     return fast.fast
 
 
@@ -416,6 +419,24 @@ def test_pseudo_counts_and_duplicates_fall_back(tmp_path: Path) -> None:
         records=[InstrRecord("g", 7, np.array([4], np.uint64), b"", {CALL: [unknown[:1]]})],
     )
     assert not assert_same(_write(tmp_path, [once, twice_unknown, once], [1, 1, 1]))
+    # a memop size twice in a site: the long way, and merge's closing check finds it (a
+    # fast merge's table is taken to hold none, unchecked)
+    sizes_twice = _one_function([[(8, 1), (3, 2), (8, 4)]])
+    has_8 = _one_function([[(8, 1)]])
+    odd_twice = _one_function([[(1000, 1), (3, 2), (1000, 4)]])  # no size the runtime records
+    # a context's first run, or a later one with the size new to the site or stored already
+    for runs in (
+        [plain, sizes_twice],
+        [plain, plain, sizes_twice],
+        [has_8, has_8, sizes_twice],
+        [plain, plain, odd_twice],
+    ):
+        files = _write(tmp_path, runs, [1] * len(runs))
+        assert not assert_same(files)
+        outcome = merge(files, fast=True)
+        assert isinstance(outcome, Outcome) and outcome.invalid
+    outcome = merge(_write(tmp_path, [plain, plain], [1, 1]), fast=True)
+    assert isinstance(outcome, Outcome) and outcome.fast and not outcome.invalid
 
 
 def test_mixed_inputs(tmp_path: Path) -> None:
