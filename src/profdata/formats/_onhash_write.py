@@ -106,19 +106,6 @@ def bucket_layout(hashes: Sequence[int]) -> list[list[int]]:
     return layout
 
 
-def interleave(
-    streams: Sequence[npt.NDArray[np.generic]], seg_stream: npt.NDArray[np.int8], seg_len: Ints
-) -> npt.NDArray[np.generic]:
-    """Segments taken in turn from ``streams``: segment ``i`` is the next ``seg_len[i]``
-    elements of stream ``seg_stream[i]``.  Each stream must hold exactly its segments."""
-    labels = np.repeat(seg_stream, seg_len)
-    out = np.empty(len(labels), dtype=streams[0].dtype)
-    for index, stream in enumerate(streams):
-        if len(stream):
-            out[labels == index] = stream
-    return out
-
-
 @dataclass(frozen=True)
 class Payload:
     """Where every emitted item goes: the payload's layout, before any byte is written.
@@ -145,23 +132,27 @@ class Payload:
         pieces: Sequence[tuple[Bytes, Ints]],
         lo: int = 0,
         hi: int | None = None,
-    ) -> None:
+    ) -> Ints:
         """Items ``lo..hi-1`` into ``dest`` (the payload): ``hashes`` and each piece's
-        stream and chunk lengths are those items' only."""
+        stream and chunk lengths are those items' only.  Returns where each item's bytes
+        after the pieces start, for a caller that puts the rest itself."""
         hi = len(self.item_at) if hi is None else hi
         first = self.first[lo:hi]
         item_at = self.item_at[lo:hi]
         heads_size = 2 * first.astype(np.int64)
         heads = self.order.buckets[lo:hi][first]
         counts = self.chain[heads].astype("<u2").view(np.uint8)
-        _put(dest, item_at[first], counts, heads_size[first])
+        put_bytes(dest, item_at[first], counts, heads_size[first])
         at = item_at + heads_size
         eights = np.full(hi - lo, 8, dtype=np.int64)
-        _put(dest, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights)
+        put_bytes(
+            dest, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights
+        )
         at += 8
         for data, lengths in pieces:
-            _put(dest, at, np.asarray(data, dtype=np.uint8), lengths)
+            put_bytes(dest, at, np.asarray(data, dtype=np.uint8), lengths)
             at += lengths
+        return at
 
 
 def lay_out(order: BucketOrder, lengths: Sequence[Ints]) -> Payload:
@@ -207,7 +198,7 @@ def emit_items(
     i-th emitted item's hash, and its bytes after the hash are the i-th chunk
     of each piece in turn (a piece is a byte stream and its chunk lengths).
     Each stream is put at its items' offsets in one scatter, by whole words
-    where its chunks are (:func:`_put`).
+    where its chunks are (:func:`put_bytes`).
     """
     payload = lay_out(order, [lengths for _, lengths in pieces])
     payload_at = len(out)
@@ -218,7 +209,7 @@ def emit_items(
     return write_table(out, payload, payload_at)
 
 
-def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
+def put_bytes(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
     """Chunk ``i`` of ``data`` (``lengths[i]`` bytes, back to back) to ``dest[starts[i]:]``.
 
     Chunks of whole words go as words: ``dest`` seen from each of its eight
@@ -229,19 +220,7 @@ def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
     if not len(data):
         return
     if not bool(np.any(lengths & 7)):
-        words = np.ascontiguousarray(data).view("<u8")
-        counts = lengths >> 3
-        firsts = np.cumsum(counts) - counts
-        phase = starts & 7
-        single = bool(np.all(counts == 1))  # a word a chunk (hashes): no spans to build
-        for k in np.flatnonzero(np.bincount(phase, minlength=8)).tolist():
-            take = phase == k
-            view = dest[k : k + (len(dest) - k) // 8 * 8].view("<u8")
-            if single:
-                view[(starts[take] - k) >> 3] = words[take]
-                continue
-            picked = counts[take]
-            view[spans((starts[take] - k) >> 3, picked)] = words[spans(firsts[take], picked)]
+        put_words(dest, starts, np.ascontiguousarray(data).view("<u8"), lengths >> 3)
         return
     firsts = np.cumsum(lengths) - lengths
     for lo in range(0, len(starts), _CHUNK_ITEMS):
@@ -249,6 +228,63 @@ def _put(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
         chunk = lengths[lo:hi]
         begin, end = int(firsts[lo]), int(firsts[hi - 1] + chunk[-1])
         dest[spans(starts[lo:hi], chunk)] = data[begin:end]
+
+
+@dataclass(frozen=True)
+class Phases:
+    """Runs grouped by the byte phase of their starts (``start & 7``): the parts of one
+    record lie whole words apart, so they share a grouping, made once."""
+
+    order: Ints  # the runs, phase by phase (each phase in run order)
+    bounds: list[int]  # phase k's runs are ``order[bounds[k]:bounds[k + 1]]``
+
+    @classmethod
+    def of(cls, starts: Ints) -> Phases:
+        phase = (starts & 7).astype(np.uint8)  # numpy sorts bytes stably by radix: one pass
+        order = np.argsort(phase, kind="stable")
+        bounds = [0, *np.cumsum(np.bincount(phase, minlength=8)).tolist()]
+        return cls(order, bounds)
+
+
+def put_words(
+    dest: Bytes,
+    starts: Ints,
+    words: npt.NDArray[np.unsignedinteger],
+    counts: Ints,
+    firsts: Ints | None = None,
+    phases: Phases | None = None,
+) -> None:
+    """Run ``i`` of ``words`` (``counts[i]`` words from ``firsts[i]``, or the runs back to
+    back) to ``dest[starts[i]:]`` as little-endian words, at any byte alignment.
+
+    ``dest`` seen from each of its eight byte phases is a word array; a run goes
+    through the view that puts its start on a word boundary, so every word is
+    one element copied, never eight bytes.  Runs taken from their source in
+    place (``firsts``) are never gathered into a stream of their own first.
+    The indexes of all phases are made at once and cut per phase (selecting
+    each phase's runs from every array cost more than the copying).
+    """
+    if not len(starts):
+        return
+    if phases is None:
+        phases = Phases.of(starts)
+    order, bounds = phases.order, phases.bounds
+    if firsts is None:
+        firsts = np.cumsum(counts) - counts
+    at = starts[order] >> 3  # a run's word in the view of its own phase
+    if bool(np.all(counts == 1)):  # a word a run (hashes): no spans to build
+        index, source = at, firsts[order]
+        cuts = bounds
+    else:
+        counts = counts[order]
+        index, source = spans(at, counts), spans(firsts[order], counts)
+        ends = np.cumsum(counts)
+        cuts = [0, *(int(ends[b - 1]) if b else 0 for b in bounds[1:])]
+    for k in range(8):
+        lo, hi = cuts[k], cuts[k + 1]
+        if lo < hi:
+            view = dest[k : k + (len(dest) - k) // 8 * 8].view("<u8")
+            view[index[lo:hi]] = words[source[lo:hi]]
 
 
 def emit(out: ByteWriter, hashes: Sequence[int], items: Sequence[bytes]) -> int:

@@ -52,7 +52,6 @@ from profdata.formats.indexed_layout import (
 from profdata.model.instr import (
     PSEUDO_WARM,
     InstrProfile,
-    InstrRecord,
     spans,
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
@@ -225,17 +224,15 @@ def _write_payload(
 
     def fill(dest: Bytes, lo: int, hi: int) -> None:
         first, last = (int(rec_end[lo - 1]) if lo else 0), (int(rec_end[hi - 1]) if hi else 0)
-        item_records = plan.item_records[lo:hi]
-        data, lengths = _record_data(table, plan.records[first:last], item_records, lay, release)
-        if not np.array_equal(lengths, data_lengths[lo:hi]):
-            raise AssertionError("record data and their planned lengths differ")
-        keys, klengths = plan.names.joined(plan.items[lo:hi])
-        pieces = [
-            (_item_lengths(klengths, lengths), sixteens[lo:hi]),
-            (keys, klengths),
-            (data, lengths),
-        ]
-        payload.put(dest, plan.item_hashes[lo:hi], pieces, lo, hi)
+        lengths = data_lengths[lo:hi]
+        items = plan.items[lo:hi]
+        pieces = [(_item_lengths(plan.names.lengths[items], lengths), sixteens[lo:hi])]
+        keys_at = payload.put(dest, plan.item_hashes[lo:hi], pieces, lo, hi)
+        data_at = plan.names.put(dest, keys_at, items)  # before the data: see _Names.put
+        records = plan.records[first:last]
+        _put_record_data(
+            dest, data_at, lengths, table, records, plan.item_records[lo:hi], lay, release
+        )
 
     payload_at = len(out)
     if fill_in_two is None or count < _SPLIT_ITEMS:
@@ -303,14 +300,23 @@ class _Names:
         keys = [self.encoded[i] for i in candidates.tolist()]
         return candidates[sorted(range(len(keys)), key=keys.__getitem__)]
 
-    def joined(self, items: Ints) -> tuple[Bytes, Ints]:
-        """The names of ``items`` back to back, and their lengths."""
+    def put(self, dest: Bytes, at: Ints, items: Ints) -> Ints:
+        """The names of ``items`` into ``dest`` from bytes ``at`` on; where each one ends.
+
+        NUL-padded names go as whole words of their rows, so a name's last word
+        may write up to 7 zero bytes past its end: into its own item's data,
+        which is at least a word (the function hash) and must be put after.
+        """
         lengths = self.lengths[items]
         if self.fixed is not None:
-            rows = self.fixed[items]
-            return rows[np.arange(rows.shape[1]) < lengths[:, None]], lengths
-        joined = b"".join([self.encoded[i] for i in items.tolist()])
-        return np.frombuffer(joined, dtype=np.uint8), lengths
+            width = self.fixed.shape[1] // 8
+            words = self.fixed.view("<u8").reshape(-1)
+            _onhash_write.put_words(dest, at, words, (lengths + 7) >> 3, items * width)
+        else:
+            joined = b"".join([self.encoded[i] for i in items.tolist()])
+            _onhash_write.put_bytes(dest, at, np.frombuffer(joined, dtype=np.uint8), lengths)
+        ends: Ints = at + lengths
+        return ends
 
 
 def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
@@ -410,55 +416,78 @@ def _item_lengths(key_lengths: Ints, data_lengths: Ints) -> Bytes:
     return words.reshape(-1).view(np.uint8)
 
 
-def _record_data(
-    table: RecordTable, recs: Ints, item_records: Ints, lay: IndexedLayout, release: Release
-) -> tuple[Bytes, Ints]:
-    """Every written record's data (§6.1), in written order, and each item's byte length.
+def _put_record_data(
+    dest: Bytes,
+    data_at: Ints,
+    planned: Ints,
+    table: RecordTable,
+    recs: Ints,
+    item_records: Ints,
+    lay: IndexedLayout,
+    release: Release,
+) -> None:
+    """Every written record's data (§6.1) into ``dest``, item ``i``'s records one after the
+    other from byte ``data_at[i]`` on; ``planned`` is each item's byte length as laid out.
 
     Each record is hash and counter count, counters, bitmap length and bytes,
-    then its ``ValueProfData``; all of it is whole u64 words, so the words of
-    every record are interleaved from per-part streams in one go.
+    then its ``ValueProfData``: all whole u64 words, so each part goes straight
+    from its source to its place (:func:`~profdata.formats._onhash_write.put_words`),
+    the counters from the table's own array, with no stream of all the words
+    assembled in between.
     """
     cols = table.columns
     count = len(recs)
     lengths = cols.lengths[recs]
-    parts: list[tuple[U64s, Ints]] = []  # (stream, words per record) in record order
+    ones = np.ones(count, dtype=np.int64)
+    # (source words, each record's first word in it or None: back to back, words per record)
+    parts: list[tuple[U64s, Ints | None, Ints]] = []
     head = [cols.hashes[recs]]
     if lay.has_num_counts:
         head.append(lengths.astype(np.uint64))
-    parts.append((np.stack(head, axis=1).reshape(-1), np.full(count, len(head))))
-    parts.append((gather(cols.counts, cols.starts[recs], lengths), lengths))
+    parts.append((np.stack(head, axis=1).reshape(-1), None, np.full(count, len(head))))
+    parts.append((cols.counts, cols.starts[recs], lengths))
     if lay.has_bitmap:
         blens = table.bitmap_lengths[recs]
-        parts.append((blens.astype(np.uint64), np.ones(count, dtype=np.int64)))
+        parts.append((blens.astype(np.uint64), None, ones))
         bitmap = gather(table.bitmaps, table.bitmap_starts()[recs], blens)
-        parts.append((bitmap.astype(np.uint64), blens))
+        parts.append((bitmap.astype(np.uint64), None, blens))
     rows: list[tuple[U64s, Ints]] = []
     row_of: Ints = np.zeros(0, dtype=np.int64)
     if lay.has_value_data:
         blob_head, rows, row_of = _value_prof_data(table.values, recs, release.max_value_kind)
-        parts.append((blob_head, np.ones(count, dtype=np.int64)))
-    fixed = len(parts)
-    per_record = np.full(count, fixed) + 3 * np.bincount(row_of, minlength=count)
-    rec_seg = np.cumsum(per_record) - per_record
-    seg_stream = np.zeros(int(per_record.sum()), dtype=np.int8)
-    seg_len = np.zeros(len(seg_stream), dtype=np.int64)
+        parts.append((blob_head, None, ones))
     record_words = np.zeros(count, dtype=np.int64)
-    for k, (_, sizes) in enumerate(parts):
-        seg_stream[rec_seg + k] = k
-        seg_len[rec_seg + k] = sizes
+    for _, _, sizes in parts:
         record_words += sizes
+    row_words = np.zeros(len(row_of), dtype=np.int64)
+    for _, sizes in rows:
+        row_words += sizes
     if len(row_of):
-        first_row = np.cumsum(np.bincount(row_of, minlength=count))
-        first_row -= np.bincount(row_of, minlength=count)
-        row_seg = rec_seg[row_of] + fixed + 3 * (np.arange(len(row_of)) - first_row[row_of])
-        for k, (_, sizes) in enumerate(rows):
-            seg_stream[row_seg + k] = fixed + k
-            seg_len[row_seg + k] = sizes
-            record_words += np.bincount(row_of, weights=sizes, minlength=count).astype(np.int64)
-    streams = [stream for stream, _ in parts] + [stream for stream, _ in rows]
-    words = _onhash_write.interleave(streams, seg_stream, seg_len).astype("<u8", copy=False)
-    return words.view(np.uint8), _item_bytes(record_words, item_records)
+        record_words += np.bincount(row_of, weights=row_words, minlength=count).astype(np.int64)
+    if not np.array_equal(_item_bytes(record_words, item_records), planned):
+        raise AssertionError("record data and their planned lengths differ")
+    item_of = np.repeat(np.arange(len(item_records)), item_records)
+    word_at = np.cumsum(record_words) - record_words
+    item_first = word_at[np.cumsum(item_records) - item_records]
+    at = data_at[item_of] + 8 * (word_at - item_first[item_of])  # each record's first byte
+    rows_at = _put_in_turn(dest, at, parts)
+    if len(row_of):  # after each record's parts, its rows one after the other
+        row_word_at = np.cumsum(row_words) - row_words
+        rows_before = np.cumsum(np.bincount(row_of, minlength=count))
+        first_row = rows_before - np.bincount(row_of, minlength=count)
+        row_at = rows_at[row_of] + 8 * (row_word_at - row_word_at[first_row[row_of]])
+        _put_in_turn(dest, row_at, [(source, None, sizes) for source, sizes in rows])
+
+
+def _put_in_turn(dest: Bytes, at: Ints, parts: list[tuple[U64s, Ints | None, Ints]]) -> Ints:
+    """Run ``i`` of each part (source words, first words or None, words per run) after run
+    ``i`` of the part before it, the first at byte ``at[i]``; where each last run ends."""
+    phases = _onhash_write.Phases.of(at)  # the same for every part: they are words apart
+    at = at.copy()
+    for source, firsts, sizes in parts:
+        _onhash_write.put_words(dest, at, source, sizes, firsts, phases)
+        at += 8 * sizes
+    return at
 
 
 def _record_lengths(
@@ -544,20 +573,6 @@ def _value_prof_data(
         (pairs, 2 * num_values[rows]),
     ]
     return blob_head, per_row, row_of
-
-
-def encode_value_prof_data(rec: InstrRecord, max_kind: int) -> bytes:
-    """One record's ``ValueProfData`` (``instr-raw.md`` §10.2), as the writer encodes it."""
-    table = RecordTable.of([rec])
-    blob_head, rows, _ = _value_prof_data(table.values, np.zeros(1, np.int64), max_kind)
-    num_rows = len(rows[0][1])
-    seg_stream = np.array([0] + [1, 2, 3] * num_rows, dtype=np.int8)
-    seg_len = np.ones(len(seg_stream), dtype=np.int64)
-    for k, (_, sizes) in enumerate(rows):
-        seg_len[2 + k :: 3] = sizes
-    streams = [blob_head, *(stream for stream, _ in rows)]
-    words = _onhash_write.interleave(streams, seg_stream, seg_len)
-    return words.astype("<u8").tobytes()
 
 
 # -- header and summary -----------------------------------------------------------
@@ -673,7 +688,6 @@ __all__ = [
     "WRITTEN_FLAGS",
     "encode_indexed",
     "encode_summary",
-    "encode_value_prof_data",
     "summarize_table",
     "write_indexed",
     "written_flags",
