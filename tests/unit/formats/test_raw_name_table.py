@@ -80,10 +80,15 @@ def test_an_empty_section_names_nothing(refs: list[int]) -> None:
 
 
 # -- hashing in a forked child ---------------------------------------------------------
-def _mixed_chunks(seed: int) -> list[list[bytes]]:
-    """Chunks of names, some repeated within and across chunks, some not valid UTF-8."""
+def _mixed_chunks(seed: int, repeated: bool = True) -> list[list[bytes]]:
+    """Chunks of names, some not valid UTF-8; some repeated within and across chunks, or
+    each name once (as compilers write them)."""
     rng = random.Random(seed)
     pool = [b"fn_%d" % i for i in range(300)] + [b"bad\xff%d" % i for i in range(20)]
+    if not repeated:
+        rng.shuffle(pool)
+        cuts = sorted(rng.sample(range(len(pool)), 3))
+        return [pool[a:b] for a, b in zip([0, *cuts], [*cuts, len(pool)], strict=True)]
     return [[rng.choice(pool) for _ in range(rng.randint(0, 200))] for _ in range(4)]
 
 
@@ -97,11 +102,20 @@ def eager_child(monkeypatch: pytest.MonkeyPatch) -> None:
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
 @pytest.mark.parametrize("seed", range(4))
 @pytest.mark.parametrize("piece", [5, 1 << 22])
+@pytest.mark.parametrize("repeated", [True, False])
+@pytest.mark.parametrize("ahead", [1 << 20, 0])  # the section decoded while the child hashes
 def test_names_hashed_in_a_child_are_those_hashed_here(
-    eager_child: None, forks: list[int], monkeypatch: pytest.MonkeyPatch, seed: int, piece: int
+    eager_child: None,
+    forks: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    seed: int,
+    piece: int,
+    repeated: bool,
+    ahead: int,
 ) -> None:
     monkeypatch.setattr(raw_profile, "_PIECE", piece)
-    payloads = _payloads(_mixed_chunks(seed))
+    monkeypatch.setattr(raw_profile, "_DECODE_AHEAD", ahead)
+    payloads = _payloads(_mixed_chunks(seed, repeated))
     here = NameTable(payloads)._distinct()
     table = NameTable(payloads)
     table.hash_meanwhile()
@@ -121,7 +135,7 @@ def test_names_are_hashed_here_when_the_child_fails(
     parent = os.getpid()
     hashes = NameTable._hashes
 
-    def only_here(self: NameTable) -> npt.NDArray[np.uint64]:
+    def only_here(self: NameTable) -> tuple[npt.NDArray[np.uint64], bool]:
         if os.getpid() != parent:
             raise MemoryError("the child dies")
         return hashes(self)
