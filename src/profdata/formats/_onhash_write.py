@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 import numpy.typing as npt
@@ -230,8 +231,7 @@ def put_bytes(dest: Bytes, starts: Ints, data: Bytes, lengths: Ints) -> None:
         dest[spans(starts[lo:hi], chunk)] = data[begin:end]
 
 
-@dataclass(frozen=True)
-class Phases:
+class Phases(NamedTuple):
     """Runs grouped by the byte phase of their starts (``start & 7``): the parts of one
     record lie whole words apart, so they share a grouping, made once."""
 
