@@ -145,10 +145,7 @@ class Payload:
         counts = self.chain[heads].astype("<u2").view(np.uint8)
         put_bytes(dest, item_at[first], counts, heads_size[first])
         at = item_at + heads_size
-        eights = np.full(hi - lo, 8, dtype=np.int64)
-        put_bytes(
-            dest, at, np.asarray(hashes, dtype=np.uint64).astype("<u8").view(np.uint8), eights
-        )
+        put_words(dest, at, np.asarray(hashes, dtype=np.uint64), np.ones(hi - lo, dtype=np.int64))
         at += 8
         for data, lengths in pieces:
             put_bytes(dest, at, np.asarray(data, dtype=np.uint8), lengths)
