@@ -198,12 +198,15 @@ def run(args: argparse.Namespace) -> int:
 
 def _write(args: argparse.Namespace, result: MergeResult) -> None:
     writer = result.writer
-    sparse = writer.to_profile(sparse=True) if args.sparse else writer.to_profile()
-    merged = writer.to_profile() if args.sparse else sparse
+    text = args.output_format == "text"
+    merged = writer.to_profile()
+    # only the text writer takes a profile without the all-zero names: the indexed writer
+    # drops them itself, after they shaped LLVM's order
+    written = writer.to_profile(sparse=True) if text and args.sparse else merged
     to_stdout = args.output == "-"
-    if to_stdout and args.output_format != "text" and sys.stdout.isatty():
+    if to_stdout and not text and sys.stdout.isatty():
         raise UsageError("cannot write a non-text format profile to the terminal")
-    chunks = _encode(args, merged, sparse)
+    chunks = _encode(args, merged, written)
     if to_stdout:
         sys.stdout.flush()
         for chunk in chunks:
@@ -211,7 +214,6 @@ def _write(args: argparse.Namespace, result: MergeResult) -> None:
         sys.stdout.buffer.flush()
     else:
         atomic_write_chunks(args.output, chunks)
-    written = sparse if args.output_format == "text" else merged
     if args.release.merge_validates_memop_values and _has_invalid(written):
         sys.stderr.write(f"warning: {INVALID_PROFILE}\n")
 
