@@ -469,16 +469,21 @@ def _put_record_data(
     if not np.array_equal(_item_bytes(record_words, item_records), planned):
         raise AssertionError("record data and their planned lengths differ")
     item_of = np.repeat(np.arange(len(item_records)), item_records)
-    word_at = np.cumsum(record_words) - record_words
-    item_first = word_at[np.cumsum(item_records) - item_records]
-    at = data_at[item_of] + 8 * (word_at - item_first[item_of])  # each record's first byte
-    rows_at = _put_in_turn(dest, at, parts)
-    if len(row_of):  # after each record's parts, its rows one after the other
-        row_word_at = np.cumsum(row_words) - row_words
-        rows_before = np.cumsum(np.bincount(row_of, minlength=count))
-        first_row = rows_before - np.bincount(row_of, minlength=count)
-        row_at = rows_at[row_of] + 8 * (row_word_at - row_word_at[first_row[row_of]])
-        _put_in_turn(dest, row_at, [(source, None, sizes) for source, sizes in rows])
+    at = data_at[item_of] + 8 * _words_into_group(record_words, item_records)
+    rows_at = _put_in_turn(dest, at, parts)  # where each record's rows start
+    if len(row_of):
+        row_in_record = _words_into_group(row_words, np.bincount(row_of, minlength=count))
+        _put_in_turn(dest, rows_at[row_of] + 8 * row_in_record, [(src, None, n) for src, n in rows])
+
+
+def _words_into_group(words: Ints, sizes: Ints) -> Ints:
+    """Each element's offset in words from the start of its group, the elements being
+    ``words`` long and the groups ``sizes`` consecutive elements (records of an item, rows
+    of a record)."""
+    word_at = np.cumsum(words) - words
+    sizes = sizes[sizes > 0]
+    offsets: Ints = word_at - np.repeat(word_at[np.cumsum(sizes) - sizes], sizes)
+    return offsets
 
 
 def _put_in_turn(dest: Bytes, at: Ints, parts: list[tuple[U64s, Ints | None, Ints]]) -> Ints:
@@ -495,7 +500,8 @@ def _put_in_turn(dest: Bytes, at: Ints, parts: list[tuple[U64s, Ints | None, Int
 def _record_lengths(
     table: RecordTable, recs: Ints, item_records: Ints, lay: IndexedLayout, release: Release
 ) -> Ints:
-    """Each item's data bytes as :func:`_record_data` writes them, without writing them."""
+    """Each item's data bytes as :func:`_put_record_data` writes them, without writing them
+    (the writer checks its own count of them against these)."""
     words = table.columns.lengths[recs] + (2 if lay.has_num_counts else 1)
     if lay.has_bitmap:
         words += 1 + table.bitmap_lengths[recs]

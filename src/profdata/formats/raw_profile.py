@@ -91,24 +91,30 @@ class NameTable:
         """Every distinct name in section order, with its hash (computed once)."""
         if self._distinct_names is None:
             hashing, self._hashing = self._hashing, None
-            if hashing is not None:  # (a child left unread is stopped when dropped)
-                # the section's names as they are, made while the child hashes: the distinct
-                # ones unless a name comes twice (a section that may repeat one name
-                # millions of times is left to the pieces)
-                small = sum(map(len, self._payloads)) <= _DECODE_AHEAD
-                texts = _decoded(self._payloads) if small else None
-                hashes, every_name_once = hashing.result(self._hashes)
-                if texts is None or not every_name_once:
-                    texts = [text for fresh, _ in self._fresh() for text in _decoded(fresh)]
-                self._distinct_names = (hashes, texts)
-                return self._distinct_names
-            refs: list[int] = []
-            texts = []
-            for fresh, _ in self._fresh():
-                refs.extend(md5_hashes(fresh))
-                texts.extend(_decoded(fresh))
-            self._distinct_names = (np.array(refs, dtype=np.uint64), texts)
+            # (a child left unread is stopped when dropped)
+            self._distinct_names = self._here() if hashing is None else self._hashed(hashing)
         return self._distinct_names
+
+    def _here(self) -> tuple[npt.NDArray[np.uint64], list[str]]:
+        refs: list[int] = []
+        texts: list[str] = []
+        for fresh, _ in self._fresh():
+            refs.extend(md5_hashes(fresh))
+            texts.extend(_decoded(fresh))
+        return np.array(refs, dtype=np.uint64), texts
+
+    def _hashed(
+        self, hashing: Offloaded[tuple[npt.NDArray[np.uint64], bool]]
+    ) -> tuple[npt.NDArray[np.uint64], list[str]]:
+        """The child's hashes, and the names decoded meanwhile: the section's names as they
+        are, the distinct ones unless a name comes twice (a section that may repeat one
+        name millions of times is left to the pieces)."""
+        small = sum(map(len, self._payloads)) <= _DECODE_AHEAD
+        texts = _decoded(self._payloads) if small else None
+        hashes, every_name_once = hashing.result(self._hashes)
+        if texts is None or not every_name_once:
+            texts = [text for fresh, _ in self._fresh() for text in _decoded(fresh)]
+        return hashes, texts
 
     def _hashes(self) -> tuple[npt.NDArray[np.uint64], bool]:
         """The MD5 of every distinct name, in :meth:`_fresh` order, and whether no name
