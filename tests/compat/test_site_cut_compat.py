@@ -1,0 +1,151 @@
+"""Value sites cut to 255 values by real merges: profdata against the real llvm-profdata.
+
+``fixtures/src/many_targets.c`` calls 320 functions through one pointer
+table (and copies memory of 400 sizes, a memop site beside it).  Run with
+``LLVM_VP_MAX_NUM_VALS_PER_SITE=255`` the runtime records up to 255 targets
+at the call, and runs with other seeds and spans record other ones, so every
+merge below has to cut the site to 255 entries after some merge, as LLVM
+does -- with two writer contexts, with weights (a value new to a site comes in
+unscaled), and sparse.  The synthetic tests of the fast merge cover the rule;
+these hold it to the real tool on the profiles clang's runtime writes, for
+each release (raw v8 from clang 14 and 16, v10 from 19 and 22).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from tests.byte_diff import first_difference
+from tests.compat import tools
+from tests.conftest import REPO, CliResult
+
+pytestmark = pytest.mark.compat
+
+SOURCE = REPO / "fixtures" / "src" / "many_targets.c"
+_DISPATCH = re.compile(r"(?:^|[;:])dispatch$")  # the function's line in ``show``
+RELEASES = (14, 16, 19, 22)
+#: iterations, seed, span of targets, shift of targets: the runs share some targets only
+RUNS = (("3000", "1", "300"), ("2000", "2", "150", "100"), ("5000", "3", "320"))
+MERGES = {
+    "two": ["r1", "r2"],
+    "all": ["r1", "r2", "r3"],
+    "contexts": ["--num-threads=2", "r1", "r2", "r3", "r1"],
+    "weighted": ["--weighted-input=3,r1", "r2", "--weighted-input=2,r3"],
+    "sparse": ["--sparse", "r3", "r1"],
+}
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], list[Path]]:
+    """``runs(R)``: the three raw profiles of the program built by clang R (cached)."""
+    made: dict[int, list[Path]] = {}
+    root = tmp_path_factory.mktemp("site-cut")
+
+    def build(release: int) -> list[Path]:
+        if release not in made:
+            clang = tools.find_clang(release)
+            if clang is None:
+                pytest.skip(f"clang {release} is not installed in {tools.llvm_bin(release)}")
+            where = root / str(release)
+            where.mkdir()
+            exe = where / "many_targets"
+            subprocess.run(
+                [str(clang), "-O2", "-fprofile-generate", str(SOURCE), "-o", str(exe)],
+                check=True, capture_output=True, timeout=300,
+            )  # fmt: skip
+            files = []
+            for index, args in enumerate(RUNS, 1):
+                path = where / f"r{index}.profraw"
+                env = {**os.environ, "LLVM_PROFILE_FILE": str(path)}
+                env["LLVM_VP_MAX_NUM_VALS_PER_SITE"] = "255"
+                subprocess.run([str(exe), *args], env=env, check=True, capture_output=True)
+                files.append(path)
+            made[release] = files
+        return made[release]
+
+    return build
+
+
+def _args(spec: list[str], files: list[Path]) -> list[str]:
+    """A merge's arguments with ``rN`` (also inside ``W,rN``) naming run N's file."""
+    named = {f"r{index}": str(path) for index, path in enumerate(files, 1)}
+    out = []
+    for arg in spec:
+        head, _, tail = arg.rpartition(",")
+        out.append(f"{head},{named[tail]}" if head else named.get(arg, arg))
+    return out
+
+
+def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    proc = subprocess.run([str(tool), *args], capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    return proc
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["indexed", "text"])
+@pytest.mark.parametrize("merge", sorted(MERGES))
+@pytest.mark.parametrize("release", RELEASES)
+def test_merges_that_cut_sites_match_llvm_profdata(
+    tmp_path: Path,
+    runs: Callable[[int], list[Path]],
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+    release: int,
+    merge: str,
+    text: bool,
+) -> None:
+    tool = llvm_profdata(release)
+    files = runs(release)
+    args = _args(MERGES[merge], files) + (["--text"] if text else [])
+    theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
+    _real(tool, ["merge", *args, "-o", str(theirs)])
+    result = run_profdata(f"--llvm-release={release}", "merge", *args, "-o", str(ours))
+    assert result.code == 0, result.stderr
+    expected, got = theirs.read_bytes(), ours.read_bytes()
+    assert got == expected, first_difference(expected, got)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_the_merges_do_cut_and_show_alike(
+    tmp_path: Path,
+    runs: Callable[[int], list[Path]],
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+    release: int,
+) -> None:
+    """The runs together name more than 255 targets at the call site, the merge keeps
+    255; ``show`` of the merged profile prints what the real tool prints."""
+    tool = llvm_profdata(release)
+    files = runs(release)
+    merged = tmp_path / "merged.profdata"
+    _real(tool, ["merge", *map(str, files), "-o", str(merged)])
+    flags = ["--all-functions", "--ic-targets", "--memop-sizes"]
+    union: set[str] = set()
+    for path in files:
+        union |= _targets(_real(tool, ["show", *flags, str(path)]).stdout.decode())
+    kept = _targets(_real(tool, ["show", *flags, str(merged)]).stdout.decode())
+    assert len(union) > 255 and len(kept) == 255 and kept < union
+    for show in (flags, [*flags, "--counts", "--function=dispatch"], ["--detailed-summary"]):
+        expected = _real(tool, ["show", *show, str(merged)]).stdout
+        result = run_profdata(f"--llvm-release={release}", "show", *show, str(merged))
+        assert result.code == 0, result.stderr
+        assert result.stdout == expected, first_difference(expected, result.stdout)
+
+
+def _targets(shown: str) -> set[str]:
+    """The targets ``show --ic-targets`` lists under ``dispatch`` (``[ site, name, count ]``
+    lines; a static function is ``PATH;NAME``, before LLVM 19 ``PATH:NAME``)."""
+    targets: set[str] = set()
+    inside = False
+    for line in shown.splitlines():
+        if line.startswith("  ") and not line.startswith("   ") and line.rstrip().endswith(":"):
+            inside = _DISPATCH.search(line.strip()[:-1]) is not None
+        elif inside and line.strip().startswith("["):
+            targets.add(line.split(",")[1].strip())
+    return targets
