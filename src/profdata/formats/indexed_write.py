@@ -324,7 +324,7 @@ class _Names:
 def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
     names = table.columns.names
     hashes = table.columns.hashes
-    if _distinct_names(names, table.name_hashes):  # one record per name, the usual case
+    if table.names_distinct:  # one record per name, the usual case
         groups = names
         gid = np.arange(len(names), dtype=np.int64)
     else:
@@ -351,16 +351,6 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     if len(items) and int(item_records.max()) > 1:
         written = _densemap_ordered(written, item_records, hashes, release)
     return _Plan(encoded, items, order, name_hash[items], item_records, written)
-
-
-def _distinct_names(names: list[str], name_hashes: U64s | None) -> bool:
-    """Whether no name repeats; told by the names' MD5s when the table has them (distinct
-    hashes mean distinct names; equal ones are looked at as names)."""
-    if name_hashes is not None and len(names) > 1:
-        ordered = np.sort(name_hashes)
-        if not bool(np.any(ordered[1:] == ordered[:-1])):
-            return True
-    return len(set(names)) == len(names)
 
 
 def _check_unique(
@@ -451,7 +441,7 @@ def _put_record_data(
     if lay.has_bitmap:
         blens = table.bitmap_lengths[recs]
         parts.append((blens.astype(np.uint64), None, ones))
-        bitmap = gather(table.bitmaps, table.bitmap_starts()[recs], blens)
+        bitmap = gather(table.bitmaps, table.bitmap_starts[recs], blens)
         parts.append((bitmap.astype(np.uint64), None, blens))
     rows: list[tuple[U64s, Ints]] = []
     row_of: Ints = np.zeros(0, dtype=np.int64)

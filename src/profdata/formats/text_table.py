@@ -142,7 +142,7 @@ def record_texts(
         head.add_decimal(lengths)
         head.add_const(b"\n# Bitmap Byte Values:\n")
         units.add(bitmap_at, head)
-        data = table.bitmaps[spans(table.bitmap_starts()[with_bitmap], lengths)]
+        data = table.bitmaps[spans(table.bitmap_starts[with_bitmap], lengths)]
         lines, line_starts, line_lengths = _blob(_BITMAP_LINES)
         byte_lines = RowText(len(data))
         byte_lines.add_bytes(lines, line_starts[data], line_lengths[data])

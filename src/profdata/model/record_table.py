@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 from typing import Any
 
@@ -123,6 +124,16 @@ class ValueColumns:
         return taken
 
 
+def distinct_names(names: list[str], name_hashes: U64s | None) -> bool:
+    """Whether no name repeats; told by the names' MD5s when there are some (distinct hashes
+    mean distinct names; equal ones are looked at as names)."""
+    if name_hashes is not None and len(names) > 1:
+        ordered = np.sort(name_hashes)
+        if not bool(np.any(ordered[1:] == ordered[:-1])):
+            return True
+    return len(set(names)) == len(names)
+
+
 @dataclass(eq=False)
 class RecordTable:
     """Records as parallel columns, in the merge's first-seen order.
@@ -150,14 +161,23 @@ class RecordTable:
             ValueColumns.of(records),
         )
 
+    @cached_property
+    def names_distinct(self) -> bool:
+        """Whether no name has two records (the usual case: then a name's records need no
+        grouping)."""
+        return distinct_names(self.columns.names, self.name_hashes)
+
+    @cached_property
     def bitmap_starts(self) -> Ints:
+        """Where each record's bitmap bytes start (once per table: ``show --text`` takes a
+        chunk of the same table at a time)."""
         return np.cumsum(self.bitmap_lengths) - self.bitmap_lengths
 
     def has_data(self) -> npt.NDArray[np.bool_]:
         """``shouldEncodeData`` per record: a non-zero counter or bitmap byte."""
         cols = self.columns
         return _any_per_record(cols.counts != 0, cols.starts, cols.lengths) | _any_per_record(
-            self.bitmaps != 0, self.bitmap_starts(), self.bitmap_lengths
+            self.bitmaps != 0, self.bitmap_starts, self.bitmap_lengths
         )
 
     def take(self, records: Ints) -> RecordTable:
@@ -176,7 +196,7 @@ class RecordTable:
                 lengths,
             ),
             blens,
-            gather(self.bitmaps, self.bitmap_starts()[records], blens),
+            gather(self.bitmaps, self.bitmap_starts[records], blens),
             self.values.take(records, len(cols)),
             None if self.name_hashes is None else self.name_hashes[records],
         )
@@ -186,8 +206,8 @@ class RecordTable:
         cols = self.columns
         counts = cols.counts
         ends = (cols.starts + cols.lengths).tolist()
-        bstarts = self.bitmap_starts().tolist()
-        bends = (self.bitmap_starts() + self.bitmap_lengths).tolist()
+        bstarts = self.bitmap_starts.tolist()
+        bends = (self.bitmap_starts + self.bitmap_lengths).tolist()
         raw_bitmaps = self.bitmaps.tobytes()
         vals = self.values
         sites = value_sites_of(
@@ -269,4 +289,4 @@ def gather(flat: npt.NDArray[Any], starts: Ints, lengths: Ints) -> npt.NDArray[A
     return flat[spans(starts, lengths)]
 
 
-__all__ = ["RecordTable", "TableProfile", "ValueColumns", "gather", "record_table"]
+__all__ = ["RecordTable", "TableProfile", "ValueColumns", "distinct_names", "gather", "record_table"]

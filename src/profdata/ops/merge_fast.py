@@ -943,11 +943,13 @@ class TableWriter(InstrProfWriter):
         if self._table is None:
             return super().to_profile(sparse=sparse)
         table = self._table
-        if sparse:
-            names = table.columns.names
+        if sparse:  # the names with data: a name's records go, or stay, together
             has = table.has_data()
-            with_data = {name for name, flag in zip(names, has.tolist(), strict=True) if flag}
-            table = table.take(np.flatnonzero([name in with_data for name in names]))
+            if not table.names_distinct:
+                names = table.columns.names
+                with_data = {name for name, flag in zip(names, has.tolist(), strict=True) if flag}
+                has = np.fromiter(map(with_data.__contains__, names), dtype=bool, count=len(has))
+            table = table.take(np.flatnonzero(has))
         return TableProfile(
             table=table,
             distinct_values=True,  # a context's values are keyed by (site, value)

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from profdata.formats import indexed_write
+from profdata.model.record_table import distinct_names
 
 _names = st.lists(
     st.binary(max_size=30) | st.sampled_from([b"", b"a", b"a\x00", b"\x00", b"ab", b"\xff"]),
@@ -72,4 +73,4 @@ def test_distinct_names_told_by_hashes_then_names(
     hashes: list[int] | None, names: list[str], distinct: bool
 ) -> None:
     array = None if hashes is None else np.array(hashes, dtype=np.uint64)
-    assert indexed_write._distinct_names(names, array) is distinct
+    assert distinct_names(names, array) is distinct

@@ -365,6 +365,28 @@ def _site_of(files: list[tuple[Path, int]]) -> list[tuple[int, int]]:
     return [(vd.value, vd.count) for vd in record.sites(MEMOP)[0]]
 
 
+def test_sparse_keeps_or_drops_a_names_records_together(tmp_path: Path) -> None:
+    """``--sparse`` drops a name whose records are all zero; a name with two records (two
+    function hashes) stays whole when one of them has data, also on the fast path."""
+
+    def run(first: int) -> InstrProfile:
+        records = [
+            InstrRecord("f", 1, np.array([first, 2], np.uint64), b"", {}),
+            InstrRecord("f", 2, np.array([0, 0], np.uint64), b"", {}),
+            InstrRecord("g", 3, np.array([0], np.uint64), b"", {}),
+            InstrRecord("h", 4, np.array([0, 0, 0], np.uint64), b"", {}),
+            InstrRecord("h", 5, np.array([0, 7], np.uint64), b"", {}),
+        ]
+        return InstrProfile(kind=ProfileKind.IR, records=records)
+
+    files = _write(tmp_path, [run(i) for i in range(3)], [1] * 3)
+    assert assert_same(files)
+    outcome = merge(files, fast=True)
+    assert isinstance(outcome, Outcome)
+    listed = [line for line in outcome.text.decode().splitlines() if line in ("f", "g", "h")]
+    assert listed == ["f", "f", "h", "h"]
+
+
 def test_value_site_order_rules(tmp_path: Path) -> None:
     """Seen once: raw order, stably by count.  Merged: (count desc, value asc)."""
     raw = [(9, 5), (3, 7), (1, 5), (4, 2)]
