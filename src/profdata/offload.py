@@ -26,7 +26,7 @@ from profdata.reaping import join_reapers, reap_later
 T = TypeVar("T")
 U = TypeVar("U")
 
-__all__ = ["Offloaded", "fork", "in_two", "may_fork", "offload"]
+__all__ = ["Offloaded", "Pending", "fork", "in_two", "may_fork", "offload"]
 
 
 class Offloaded(Generic[T]):
@@ -55,6 +55,34 @@ class Offloaded(Generic[T]):
     def cancel(self) -> None:
         """Stop the child (this process failed, or needs the part no more)."""
         self._unread()  # runs _stop once, and never again when dropped
+
+
+class Pending(Generic[T]):
+    """``work()``, started in a forked child once its owner knows it will be needed and has
+    other things to do first (:meth:`start`), or computed here when taken without one.
+
+    The readers hash a profile's names this way (an MD5 each): a merge needs
+    them only after it has made the first input's group.
+    """
+
+    def __init__(self, work: Callable[[], T]) -> None:
+        self._work = work
+        self._child: Offloaded[T] | None = None
+
+    @property
+    def started(self) -> bool:
+        """Whether a child is computing it (until it is taken)."""
+        return self._child is not None
+
+    def start(self) -> None:
+        """Start a child for it, unless one runs or no CPU is idle for it."""
+        if self._child is None:
+            self._child = offload(self._work)
+
+    def take(self) -> T:
+        """The child's result (computed here if it sent none), or the work done here."""
+        child, self._child = self._child, None
+        return self._work() if child is None else child.result(self._work)
 
 
 def _stop(pid: int, pipe: int) -> None:

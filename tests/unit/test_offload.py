@@ -49,6 +49,31 @@ def test_the_childs_result_comes_back(idle: None) -> None:
     assert np.array_equal(values, np.arange(100_000, dtype=np.uint64))
 
 
+def test_pending_work_is_taken_from_the_child_started_for_it(
+    idle: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Started: computed in a child, taken once (a second take computes it here); never
+    started: computed here when taken; a second start while a child runs starts none."""
+    started = count_offloads(monkeypatch)
+    pending = offload_module.Pending(os.getpid)
+    assert not pending.started
+    pending.start()
+    pending.start()
+    assert pending.started and len(started) == 1
+    assert pending.take() not in (0, os.getpid())
+    assert not pending.started
+    assert pending.take() == os.getpid()
+    assert offload_module.Pending(os.getpid).take() == os.getpid()
+
+
+def test_pending_work_is_done_here_without_an_idle_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
+    pending = offload_module.Pending(os.getpid)
+    pending.start()
+    assert not pending.started
+    assert pending.take() == os.getpid()
+
+
 def test_a_failed_child_leaves_the_part_to_this_process(idle: None) -> None:
     def fail() -> int:
         raise MemoryError

@@ -78,7 +78,7 @@ from profdata.model.names import (
 )
 from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_counts
-from profdata.offload import Offloaded, offload
+from profdata.offload import Pending
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
 _U64X2 = struct.Struct("<QQ")
@@ -286,7 +286,7 @@ class IndexedProfile(InstrProfile):
         )
         self._vtable_name_data = vtable_names
         self._symbols: dict[int, str] | None = None
-        self._hashing: Offloaded[list[int]] | None = None
+        self._hashing = Pending(self._key_hashes)
         self._columns: RecordColumns | None = None
         self._table: RecordTable | None = None
         self._binary_id_section = binary_ids
@@ -404,8 +404,7 @@ class IndexedProfile(InstrProfile):
                     key = table.key(item)
                     symbols[md5_hash_bytes(key)] = name_str(key)
             else:
-                hashing, self._hashing = self._hashing, None
-                hashes = self._key_hashes() if hashing is None else hashing.result(self._key_hashes)
+                hashes = self._hashing.take()
                 symbols.update(zip(hashes, listing.names, strict=True))
             self._symbols = symbols
         return self._symbols
@@ -415,14 +414,14 @@ class IndexedProfile(InstrProfile):
         self._symbols = value or None
 
     def hash_names_meanwhile(self) -> None:
-        if self._symbols is not None or self._hashing is not None:
+        if self._symbols is not None:
             return
         listing = self._indexed.listing()
         if (
             listing is not None
             and int(listing.items.key_length.sum()) >= model_names.HASH_MEANWHILE_BYTES
         ):
-            self._hashing = offload(self._key_hashes)
+            self._hashing.start()
 
     def _key_hashes(self) -> list[int]:
         """The MD5 of every key of the table, in listing order (getSymtab hashes each name

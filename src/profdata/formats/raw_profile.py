@@ -23,7 +23,7 @@ from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
 from profdata.model.names import md5_hashes, name_str
 from profdata.model.record_table import RecordTable
-from profdata.offload import Offloaded, offload
+from profdata.offload import Pending
 
 
 class NameTable:
@@ -37,7 +37,7 @@ class NameTable:
         self._payloads = payloads
         self._table: dict[int, str] | None = None
         self._distinct_names: tuple[npt.NDArray[np.uint64], list[str]] | None = None
-        self._hashing: Offloaded[tuple[npt.NDArray[np.uint64], bool]] | None = None
+        self._hashing = Pending(self._hashes)
 
     def hash_meanwhile(self) -> None:
         """Have a forked child hash the names while this process goes on, when a CPU is
@@ -46,10 +46,9 @@ class NameTable:
         them (the first input's group, and the inputs after it)."""
         if (
             self._distinct_names is None
-            and self._hashing is None
             and sum(map(len, self._payloads)) >= model_names.HASH_MEANWHILE_BYTES
         ):
-            self._hashing = offload(self._hashes)
+            self._hashing.start()
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""
@@ -90,9 +89,7 @@ class NameTable:
     def _distinct(self) -> tuple[npt.NDArray[np.uint64], list[str]]:
         """Every distinct name in section order, with its hash (computed once)."""
         if self._distinct_names is None:
-            hashing, self._hashing = self._hashing, None
-            # (a child left unread is stopped when dropped)
-            self._distinct_names = self._here() if hashing is None else self._hashed(hashing)
+            self._distinct_names = self._hashed() if self._hashing.started else self._here()
         return self._distinct_names
 
     def _here(self) -> tuple[npt.NDArray[np.uint64], list[str]]:
@@ -103,15 +100,13 @@ class NameTable:
             texts.extend(_decoded(fresh))
         return np.array(refs, dtype=np.uint64), texts
 
-    def _hashed(
-        self, hashing: Offloaded[tuple[npt.NDArray[np.uint64], bool]]
-    ) -> tuple[npt.NDArray[np.uint64], list[str]]:
+    def _hashed(self) -> tuple[npt.NDArray[np.uint64], list[str]]:
         """The child's hashes, and the names decoded meanwhile: the section's names as they
         are, the distinct ones unless a name comes twice (a section that may repeat one
         name millions of times is left to the pieces)."""
         small = sum(map(len, self._payloads)) <= _DECODE_AHEAD
         texts = _decoded(self._payloads) if small else None
-        hashes, every_name_once = hashing.result(self._hashes)
+        hashes, every_name_once = self._hashing.take()
         if texts is None or not every_name_once:
             texts = [text for fresh, _ in self._fresh() for text in _decoded(fresh)]
         return hashes, texts

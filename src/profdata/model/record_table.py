@@ -289,4 +289,11 @@ def gather(flat: npt.NDArray[Any], starts: Ints, lengths: Ints) -> npt.NDArray[A
     return flat[spans(starts, lengths)]
 
 
-__all__ = ["RecordTable", "TableProfile", "ValueColumns", "distinct_names", "gather", "record_table"]
+__all__ = [
+    "RecordTable",
+    "TableProfile",
+    "ValueColumns",
+    "distinct_names",
+    "gather",
+    "record_table",
+]

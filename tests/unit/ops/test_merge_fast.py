@@ -173,7 +173,7 @@ def test_names_hashed_meanwhile_merge_alike(
 
     def recording(self: raw_profile.NameTable) -> None:
         hash_meanwhile(self)
-        started.append(self._hashing is not None)
+        started.append(self._hashing.started)
 
     monkeypatch.setattr(raw_profile.NameTable, "hash_meanwhile", recording)
     files = sorted((CORPUS / "irpgo-vpcalls-o2-l22").glob("*.profraw"))
