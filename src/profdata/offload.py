@@ -58,15 +58,17 @@ class Offloaded(Generic[T]):
 
 
 class Pending(Generic[T]):
-    """``work()``, started in a forked child once its owner knows it will be needed and has
+    """A result started in a forked child once its owner knows it will be needed and has
     other things to do first (:meth:`start`), or computed here when taken without one.
 
     The readers hash a profile's names this way (an MD5 each): a merge needs
-    them only after it has made the first input's group.
+    them only after it has made the first input's group.  The work is passed
+    to each call, not kept: a bound method of the owner kept here would make
+    a reference cycle, and a merge frees each input as soon as it is merged
+    only while nothing but reference counts hold it.
     """
 
-    def __init__(self, work: Callable[[], T]) -> None:
-        self._work = work
+    def __init__(self) -> None:
         self._child: Offloaded[T] | None = None
 
     @property
@@ -74,15 +76,15 @@ class Pending(Generic[T]):
         """Whether a child is computing it (until it is taken)."""
         return self._child is not None
 
-    def start(self) -> None:
-        """Start a child for it, unless one runs or no CPU is idle for it."""
+    def start(self, work: Callable[[], T]) -> None:
+        """Start a child for ``work``, unless one runs or no CPU is idle for it."""
         if self._child is None:
-            self._child = offload(self._work)
+            self._child = offload(work)
 
-    def take(self) -> T:
-        """The child's result (computed here if it sent none), or the work done here."""
+    def take(self, work: Callable[[], T]) -> T:
+        """The child's result (``work()`` here if it sent none), or ``work()`` done here."""
         child, self._child = self._child, None
-        return self._work() if child is None else child.result(self._work)
+        return work() if child is None else child.result(work)
 
 
 def _stop(pid: int, pipe: int) -> None:

@@ -55,23 +55,22 @@ def test_pending_work_is_taken_from_the_child_started_for_it(
     """Started: computed in a child, taken once (a second take computes it here); never
     started: computed here when taken; a second start while a child runs starts none."""
     started = count_offloads(monkeypatch)
-    pending = offload_module.Pending(os.getpid)
+    pending: offload_module.Pending[int] = offload_module.Pending()
     assert not pending.started
-    pending.start()
-    pending.start()
+    pending.start(os.getpid)
+    pending.start(os.getpid)
     assert pending.started and len(started) == 1
-    assert pending.take() not in (0, os.getpid())
+    assert pending.take(os.getpid) not in (0, os.getpid())
     assert not pending.started
-    assert pending.take() == os.getpid()
-    assert offload_module.Pending(os.getpid).take() == os.getpid()
+    assert pending.take(os.getpid) == os.getpid()
 
 
 def test_pending_work_is_done_here_without_an_idle_cpu(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(offload_module, "idle_cpus", lambda: 1)
-    pending = offload_module.Pending(os.getpid)
-    pending.start()
+    pending: offload_module.Pending[int] = offload_module.Pending()
+    pending.start(os.getpid)
     assert not pending.started
-    assert pending.take() == os.getpid()
+    assert pending.take(os.getpid) == os.getpid()
 
 
 def test_a_failed_child_leaves_the_part_to_this_process(idle: None) -> None:

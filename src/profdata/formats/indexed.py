@@ -286,7 +286,7 @@ class IndexedProfile(InstrProfile):
         )
         self._vtable_name_data = vtable_names
         self._symbols: dict[int, str] | None = None
-        self._hashing = Pending(self._key_hashes)
+        self._hashing: Pending[list[int]] = Pending()
         self._columns: RecordColumns | None = None
         self._table: RecordTable | None = None
         self._binary_id_section = binary_ids
@@ -404,7 +404,7 @@ class IndexedProfile(InstrProfile):
                     key = table.key(item)
                     symbols[md5_hash_bytes(key)] = name_str(key)
             else:
-                hashes = self._hashing.take()
+                hashes = self._hashing.take(self._key_hashes)
                 symbols.update(zip(hashes, listing.names, strict=True))
             self._symbols = symbols
         return self._symbols
@@ -421,7 +421,7 @@ class IndexedProfile(InstrProfile):
             listing is not None
             and int(listing.items.key_length.sum()) >= model_names.HASH_MEANWHILE_BYTES
         ):
-            self._hashing.start()
+            self._hashing.start(self._key_hashes)
 
     def _key_hashes(self) -> list[int]:
         """The MD5 of every key of the table, in listing order (getSymtab hashes each name

@@ -37,7 +37,7 @@ class NameTable:
         self._payloads = payloads
         self._table: dict[int, str] | None = None
         self._distinct_names: tuple[npt.NDArray[np.uint64], list[str]] | None = None
-        self._hashing = Pending(self._hashes)
+        self._hashing: Pending[tuple[npt.NDArray[np.uint64], bool]] = Pending()
 
     def hash_meanwhile(self) -> None:
         """Have a forked child hash the names while this process goes on, when a CPU is
@@ -48,7 +48,7 @@ class NameTable:
             self._distinct_names is None
             and sum(map(len, self._payloads)) >= model_names.HASH_MEANWHILE_BYTES
         ):
-            self._hashing.start()
+            self._hashing.start(self._hashes)
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""
@@ -106,7 +106,7 @@ class NameTable:
         name millions of times is left to the pieces)."""
         small = sum(map(len, self._payloads)) <= _DECODE_AHEAD
         texts = _decoded(self._payloads) if small else None
-        hashes, every_name_once = self._hashing.take()
+        hashes, every_name_once = self._hashing.take(self._hashes)
         if texts is None or not every_name_once:
             texts = [text for fresh, _ in self._fresh() for text in _decoded(fresh)]
         return hashes, texts

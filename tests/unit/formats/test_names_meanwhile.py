@@ -3,7 +3,9 @@ what ``show`` prints is what it prints when the names are hashed in its own proc
 
 from __future__ import annotations
 
+import gc
 import os
+import weakref
 from pathlib import Path
 
 import pytest
@@ -11,6 +13,7 @@ import pytest
 from profdata import offload as offload_module
 from profdata.cli import main
 from profdata.formats import open_instr
+from profdata.formats.raw_profile import NameTable
 from profdata.model import names as model_names
 from tests.conftest import REPO
 
@@ -37,6 +40,51 @@ def test_symbols_hashed_in_a_child_are_those_hashed_here(
     assert profile.symbols == here and len(here) > 1
     profile.hash_names_meanwhile()  # hashed already: no second child
     assert len(forks) == 1
+
+
+@pytest.mark.parametrize("hashed", ["here", "in a child"])
+@pytest.mark.parametrize("name", ["vp.profdata", "vp.profraw"])
+def test_a_profile_is_freed_by_its_last_reference(
+    eager_child: None, forks: list[int], name: str, hashed: str
+) -> None:
+    """No reference cycle keeps a read profile alive until the cycle collector runs: a merge
+    drops each input once merged, and its memory must go then (16 indexed inputs held
+    until the end took 708 MiB instead of 165)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        profile = open_instr(str(EXAMPLES / name))
+        if hashed == "in a child":
+            profile.hash_names_meanwhile()
+            assert len(forks) == 1
+        assert len(profile.symbols) > 1
+        freed = weakref.ref(profile)
+        del profile
+        assert freed() is None
+    finally:
+        if enabled:
+            gc.enable()
+
+
+@pytest.mark.parametrize("hashed", ["here", "in a child"])
+def test_a_raw_name_table_is_freed_by_its_last_reference(
+    eager_child: None, forks: list[int], hashed: str
+) -> None:
+    """The same for a raw profile's name section, which holds the names' bytes."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        table = NameTable([b"\x01".join(b"name%d" % i for i in range(50))])
+        if hashed == "in a child":
+            table.hash_meanwhile()
+            assert len(forks) == 1
+        assert len(table.table()) == 50
+        freed = weakref.ref(table)
+        del table
+        assert freed() is None
+    finally:
+        if enabled:
+            gc.enable()
 
 
 @pytest.mark.parametrize(
