@@ -447,10 +447,13 @@ class RecordReader:
             self.failed = stop
             self._fail_record(stop)
         counts, lengths = self._counter_columns()
-        refs = self.data["name_ref"]
+        # the names are made on first use from the name section and the refs, not from
+        # this reader: the columns it keeps must not hold it (a reference cycle kept every
+        # input's reader and mapped file of a merge alive until the cycle collector ran)
+        name_table, refs = self.names, self.data["name_ref"]
 
         def names() -> list[str]:
-            return self.names.names_of(refs.astype(np.uint64))
+            return name_table.names_of(refs.astype(np.uint64))
 
         columns = RecordColumns(
             names,

@@ -373,20 +373,26 @@ def collect_names(profiles: Iterable[FunctionSamples], md5: bool = False) -> lis
     """Every function, callee and call-target name, sorted bytewise (``stablizeNameTable``;
     ``md5``: names read as MD5 values sort as numbers, LLVM 18+)."""
     seen: set[str] = set()
-
-    def add(fs: FunctionSamples) -> None:
-        for record in fs.body_samples.values():
-            if record.call_targets:
-                seen.update(record.call_targets)
-        for callees in fs.callsite_samples.values():
-            for callee in callees.values():
-                seen.add(callee.name)
-                add(callee)
-
     for fs in profiles:
         seen.add(fs.name)
-        add(fs)
+        add_called_names(fs, seen)
     return sorted(seen, key=lambda name: name_key(name, md5))
+
+
+def add_called_names(fs: FunctionSamples, names: set[str]) -> None:
+    """The call targets and inlined callees of ``fs``, at any depth, into ``names``.
+
+    A function of its own, not a recursive closure: a closure that calls
+    itself is a reference cycle, which keeps what it captured until the
+    cycle collector runs (a sample merge pauses it).
+    """
+    for record in fs.body_samples.values():
+        if record.call_targets:
+            names.update(record.call_targets)
+    for callees in fs.callsite_samples.values():
+        for callee in callees.values():
+            names.add(callee.name)
+            add_called_names(callee, names)
 
 
 def write_summary(out: ByteWriter, summary: ProfileSummary) -> None:

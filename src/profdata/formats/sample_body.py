@@ -190,26 +190,22 @@ def read_profiles(
     return run.end == end
 
 
-def function_spans(
-    run: UlebRun,
-    end: int,
-    num_names: int,
-    num_contexts: int,
-    wanted: Set[int],
-    vtables: bool = False,
-) -> list[tuple[int, int]] | None:
-    """Where the functions whose context index is in ``wanted`` lie in ``run`` (number
-    ranges, in file order), after checking every function as :func:`read_profiles`
-    would read it but without building any; ``None`` when that read could fault or
-    take an unusual turn (a line offset past 16 bits, which LLVM 14-19 read on from).
+class _SpanCheck:
+    """:func:`function_spans`' check of one function's body, its inlinees' and (with
+    ``vtables``) its vtable profile; the number after them, or ``-1`` on a fault.
 
-    ``num_contexts`` is the size of the table function contexts index (the CS
-    name table or the name table).
+    A class, not recursive closures: a closure that calls itself is a
+    reference cycle, which keeps what it captured until the cycle collector
+    runs (a sample merge pauses it).
     """
-    values = run.values
-    count = len(values)
 
-    def body(i: int) -> int:
+    def __init__(self, values: list[int], num_names: int, vtables: bool) -> None:
+        self.values = values
+        self.num_names = num_names
+        self.vtables = vtables
+
+    def body(self, i: int) -> int:
+        values, count, num_names = self.values, len(self.values), self.num_names
         num_records = values[i + 1]
         i += 2
         if num_records > U32:
@@ -232,12 +228,13 @@ def function_spans(
             for _ in range(num_callsites):
                 if values[i + 2] >= num_names:
                     return -1
-                i = body(i + 3)
+                i = self.body(i + 3)
                 if i < 0:
                     return -1
-        return vtable_profile(i) if vtables else i
+        return self.vtable_profile(i) if self.vtables else i
 
-    def vtable_profile(i: int) -> int:
+    def vtable_profile(self, i: int) -> int:
+        values, count, num_names = self.values, len(self.values), self.num_names
         num_sites = values[i]
         i += 1
         if num_sites > U32:
@@ -254,6 +251,27 @@ def function_spans(
                 i = stop
         return i
 
+
+def function_spans(
+    run: UlebRun,
+    end: int,
+    num_names: int,
+    num_contexts: int,
+    wanted: Set[int],
+    vtables: bool = False,
+) -> list[tuple[int, int]] | None:
+    """Where the functions whose context index is in ``wanted`` lie in ``run`` (number
+    ranges, in file order), after checking every function as :func:`read_profiles`
+    would read it but without building any; ``None`` when that read could fault or
+    take an unusual turn (a line offset past 16 bits, which LLVM 14-19 read on from).
+
+    ``num_contexts`` is the size of the table function contexts index (the CS
+    name table or the name table).
+    """
+    values = run.values
+    count = len(values)
+    checker = _SpanCheck(values, num_names, vtables)
+
     spans: list[tuple[int, int]] = []
     i = 0
     try:
@@ -262,7 +280,7 @@ def function_spans(
             context = values[i + 1]
             if context >= num_contexts:
                 return None
-            i = body(i + 2)
+            i = checker.body(i + 2)
             if i < 0:
                 return None
             if context in wanted:

@@ -23,7 +23,7 @@ The writer lives in :mod:`profdata.formats.sample_extbinary_write`.
 from __future__ import annotations
 
 import zlib
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from enum import IntEnum
 from typing import NoReturn
@@ -162,6 +162,59 @@ def _truncated(cur: ByteReader, field: str, wanted: int, at: int) -> None:
         expected=f"{wanted} bytes", found=f"{max(cur.end - at, 0)} bytes left",
         llvm_message=MSG_TRUNCATED,
     )  # fmt: skip
+
+
+class _MetadataWalk:
+    """One function's metadata and its inlinees', over a section's pre-decoded numbers
+    (:meth:`_Reader.metadata_walk`); ``-1`` on a fault.
+
+    A class, not a recursive closure: a closure that calls itself is a
+    reference cycle, which kept every input's profile of a sample merge until
+    the end (the merge pauses the cycle collector).
+    """
+
+    def __init__(
+        self,
+        values: list[int],
+        probe: bool,
+        attributes: bool,
+        top_level_only: bool,
+        context: Callable[[int], SampleContext],
+    ) -> None:
+        self.values = values
+        self.probe = probe
+        self.attributes = attributes
+        self.top_level_only = top_level_only
+        self.context = context
+
+    def walk(self, i: int, fs: FunctionSamples | None) -> int:
+        values = self.values
+        if i >= len(values):  # at the end of the section an inlinee may go without
+            return i
+        if self.probe:
+            if fs is not None:
+                fs.function_hash = values[i]
+            i += 1
+        if self.attributes:
+            value = values[i]
+            i += 1
+            if value > U32:
+                return -1
+            if fs is not None:
+                fs.attributes = value
+        if self.top_level_only:
+            return i
+        num_callsites = values[i]
+        i += 1
+        if num_callsites > U32:
+            return -1
+        for _ in range(num_callsites):
+            loc = LineLocation(values[i] & U32, values[i + 1] & U32)
+            name = self.context(values[i + 2]).name
+            i = self.walk(i + 3, fs.callee_at(loc, name) if fs is not None else None)
+            if i < 0:
+                return -1
+        return i
 
 
 class _Reader:
@@ -465,9 +518,6 @@ class _Reader:
         """The section's metadata over its pre-decoded numbers, as :meth:`metadata` reads
         it; ``False`` on a fault (the checked cursor reads the file again)."""
         run = decode_run(cur.data, cur.pos, cur.end)
-        values = run.values
-        count = len(values)
-        complete = run.end == cur.end
         is_cs = self.profile.is_cs
         top_level_only = is_cs or self.release.sample_string_map_profiles
         contexts = self.contexts
@@ -476,44 +526,18 @@ class _Reader:
         def context(index: int) -> SampleContext:
             return contexts[index] if is_cs else SampleContext(names[index])
 
-        def walk(i: int, fs: FunctionSamples | None) -> int:
-            if i >= count:  # at the end of the section an inlinee may go without
-                return i
-            if probe:
-                if fs is not None:
-                    fs.function_hash = values[i]
-                i += 1
-            if attributes:
-                value = values[i]
-                i += 1
-                if value > U32:
-                    return -1
-                if fs is not None:
-                    fs.attributes = value
-            if top_level_only:
-                return i
-            num_callsites = values[i]
-            i += 1
-            if num_callsites > U32:
-                return -1
-            for _ in range(num_callsites):
-                loc = LineLocation(values[i] & U32, values[i + 1] & U32)
-                name = context(values[i + 2]).name
-                i = walk(i + 3, fs.callee_at(loc, name) if fs is not None else None)
-                if i < 0:
-                    return -1
-            return i
-
+        walk = _MetadataWalk(run.values, probe, attributes, top_level_only, context)
+        values, count = run.values, len(run.values)
         profiles = self.profile.profiles
         i = 0
         try:
             while i < count:
-                i = walk(i + 1, profiles.get(context(values[i])))
+                i = walk.walk(i + 1, profiles.get(context(values[i])))
                 if i < 0:
                     return False
         except IndexError:
             return False
-        return complete
+        return run.end == cur.end
 
     def symbol_list(self, cur: ByteReader) -> None:
         """``ProfileSymbolList::read``: NUL-terminated names filling the section."""

@@ -26,6 +26,7 @@ from profdata.formats._uleb import encode_run
 from profdata.formats.sample_binary import (
     SPF_EXT_BINARY,
     VERSION,
+    add_called_names,
     sp_magic,
     write_summary,
 )
@@ -148,16 +149,6 @@ class SectionWriter:
         """``addContext``/``addNames`` over the map, then ``stablizeNameTable``."""
         names: set[str] = set()
         contexts: set[SampleContext] = set()
-
-        def add_names(fs: FunctionSamples) -> None:
-            for record in fs.body_samples.values():
-                if record.call_targets:
-                    names.update(record.call_targets)
-            for callees in fs.callsite_samples.values():
-                for callee in callees.values():
-                    names.add(callee.name)
-                    add_names(callee)
-
         bracketed = self.options.string_map_profiles and self.profile.is_cs
         for fs in self.profile.profiles.values():
             context = fs.context
@@ -168,7 +159,7 @@ class SectionWriter:
                 contexts.add(context)
             else:
                 names.add(context.name)
-            add_names(fs)
+            add_called_names(fs, names)
         md5 = self.md5
         ordered = sorted(names, key=lambda n: name_key(n, md5))
         self.name_index = {name: i for i, name in enumerate(ordered)}
