@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 
 from profdata.cli import main
+from profdata.formats._collector import collector_paused
 from profdata.model.instr import InstrProfile
 from profdata.ops.merge import MergeOptions, load_path, merge_instr
 from profdata.ops.merge_inputs import WeightedFile
@@ -36,16 +37,13 @@ _PER_INPUT = 2048
 def _peak(merge: Callable[[list[WeightedFile]], object], path: str, count: int) -> int:
     """The traced peak of merging ``count`` copies of ``path`` in this process."""
     gc.collect()
-    enabled = gc.isenabled()
-    gc.disable()
-    tracemalloc.start()
-    try:
-        merge([WeightedFile(path, 1)] * count)
-        return tracemalloc.get_traced_memory()[1]
-    finally:
-        tracemalloc.stop()
-        if enabled:
-            gc.enable()
+    with collector_paused():
+        tracemalloc.start()
+        try:
+            merge([WeightedFile(path, 1)] * count)
+            return tracemalloc.get_traced_memory()[1]
+        finally:
+            tracemalloc.stop()
 
 
 def _grows_little(merge: Callable[[list[WeightedFile]], object], path: str) -> None:
