@@ -13,7 +13,6 @@ each release (raw v8 from clang 14 and 16, v10 from 19 and 22).
 
 from __future__ import annotations
 
-import os
 import re
 import subprocess
 from collections.abc import Callable
@@ -22,16 +21,12 @@ from pathlib import Path
 import pytest
 
 from tests.byte_diff import first_difference
-from tests.compat import tools
-from tests.conftest import REPO, CliResult
+from tests.conftest import CliResult
 
 pytestmark = pytest.mark.compat
 
-SOURCE = REPO / "fixtures" / "src" / "many_targets.c"
 _DISPATCH = re.compile(r"(?:^|[;:])dispatch$")  # the function's line in ``show``
 RELEASES = (14, 16, 19, 22)
-#: iterations, seed, span of targets, shift of targets: the runs share some targets only
-RUNS = (("3000", "1", "300"), ("2000", "2", "150", "100"), ("5000", "3", "320"))
 MERGES = {
     "two": ["r1", "r2"],
     "all": ["r1", "r2", "r3"],
@@ -39,37 +34,6 @@ MERGES = {
     "weighted": ["--weighted-input=3,r1", "r2", "--weighted-input=2,r3"],
     "sparse": ["--sparse", "r3", "r1"],
 }
-
-
-@pytest.fixture(scope="module")
-def runs(tmp_path_factory: pytest.TempPathFactory) -> Callable[[int], list[Path]]:
-    """``runs(R)``: the three raw profiles of the program built by clang R (cached)."""
-    made: dict[int, list[Path]] = {}
-    root = tmp_path_factory.mktemp("site-cut")
-
-    def build(release: int) -> list[Path]:
-        if release not in made:
-            clang = tools.find_clang(release)
-            if clang is None:
-                pytest.skip(f"clang {release} is not installed in {tools.llvm_bin(release)}")
-            where = root / str(release)
-            where.mkdir()
-            exe = where / "many_targets"
-            subprocess.run(
-                [str(clang), "-O2", "-fprofile-generate", str(SOURCE), "-o", str(exe)],
-                check=True, capture_output=True, timeout=300,
-            )  # fmt: skip
-            files = []
-            for index, args in enumerate(RUNS, 1):
-                path = where / f"r{index}.profraw"
-                env = {**os.environ, "LLVM_PROFILE_FILE": str(path)}
-                env["LLVM_VP_MAX_NUM_VALS_PER_SITE"] = "255"
-                subprocess.run([str(exe), *args], env=env, check=True, capture_output=True)
-                files.append(path)
-            made[release] = files
-        return made[release]
-
-    return build
 
 
 def _args(spec: list[str], files: list[Path]) -> list[str]:
@@ -93,7 +57,7 @@ def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
 @pytest.mark.parametrize("release", RELEASES)
 def test_merges_that_cut_sites_match_llvm_profdata(
     tmp_path: Path,
-    runs: Callable[[int], list[Path]],
+    many_targets_runs: Callable[[int], list[Path]],
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
     release: int,
@@ -101,7 +65,7 @@ def test_merges_that_cut_sites_match_llvm_profdata(
     text: bool,
 ) -> None:
     tool = llvm_profdata(release)
-    files = runs(release)
+    files = many_targets_runs(release)
     args = _args(MERGES[merge], files) + (["--text"] if text else [])
     theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
     _real(tool, ["merge", *args, "-o", str(theirs)])
@@ -114,7 +78,7 @@ def test_merges_that_cut_sites_match_llvm_profdata(
 @pytest.mark.parametrize("release", RELEASES)
 def test_the_merges_do_cut_and_show_alike(
     tmp_path: Path,
-    runs: Callable[[int], list[Path]],
+    many_targets_runs: Callable[[int], list[Path]],
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
     release: int,
@@ -122,7 +86,7 @@ def test_the_merges_do_cut_and_show_alike(
     """The runs together name more than 255 targets at the call site, the merge keeps
     255; ``show`` of the merged profile prints what the real tool prints."""
     tool = llvm_profdata(release)
-    files = runs(release)
+    files = many_targets_runs(release)
     merged = tmp_path / "merged.profdata"
     _real(tool, ["merge", *map(str, files), "-o", str(merged)])
     flags = ["--all-functions", "--ic-targets", "--memop-sizes"]

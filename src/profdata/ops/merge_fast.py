@@ -62,6 +62,7 @@ import numpy.typing as npt
 from profdata.cpus import idle_cpus
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
+from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
 from profdata.formats.raw_profile import RawProfile
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
@@ -119,6 +120,7 @@ Loader = Callable[[str], InstrProfile]
 _SortedEntries = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
+_CROSSINGS = 4  # other shapes mapped onto the group's, at most: each costs a full read
 _CHUNK = 1 << 15  # counters added a chunk at a time: 256 KiB, held in the CPU's cache
 
 _RANK_BITS = RANK_BITS
@@ -276,6 +278,8 @@ class FastMerge:
         self._ahead: _Input | None = None  # the first input, read before the split
         #: the group was found to hold from its names (or a parent process does that)
         self.trusted = False
+        #: other shapes whose runs map onto the group's (an indexed profile among raw runs)
+        self.crossings: list[Crossing] = []
 
     def takes(self, ctx_index: int) -> bool:
         """Whether the next input of this context comes here."""
@@ -332,6 +336,8 @@ class FastMerge:
             return _Input(mapped, None, None)
         if mapped is not None and self.group is not None:
             run = _read_run(mapped, self.group.shape, entry.path)
+            if run is None:
+                run = self._crossed_run(mapped, entry.path)
             if run is not None:
                 return _Input(mapped, None, run)
         loaded = _read(self.load, entry.path)
@@ -340,24 +346,48 @@ class FastMerge:
             # one process from here on (no split): a second CPU can hash the names,
             # which are needed once this input's group is made
             loaded.hash_names_meanwhile()
-        if first and mapped is not None and not isinstance(loaded, ProfdataError):
-            grouped = self._group_of(mapped, loaded)
-            if grouped is not None:
-                self.group, run = grouped
-                return _Input(mapped, loaded, run)
+        if mapped is not None and not isinstance(loaded, ProfdataError):
+            if first:
+                grouped = self._group_of(mapped, loaded)
+                if grouped is not None:
+                    self.group, run = grouped
+                    return _Input(mapped, loaded, run)
+            elif self.group is not None:
+                crossed = self._cross(mapped, loaded)
+                if crossed is not None:
+                    return _Input(mapped, loaded, crossed)
         return _Input(mapped, loaded, None)
+
+    def _crossed_run(self, view: memoryview, path: str) -> CrossedRun | None:
+        """The input as a run of a shape met before that crosses to the group's."""
+        for known in self.crossings:
+            run = _read_run(view, known.source, path)
+            if run is not None:
+                return known.run(run)
+        return None
+
+    def _cross(self, view: memoryview, profile: InstrProfile) -> CrossedRun | None:
+        """The input as a run of the group's shape, read in its own shape (the other
+        format's, or its other way of stating call targets) and mapped record for record
+        (:mod:`profdata.formats.crossed_runs`); None if that cannot be done."""
+        group = self.group
+        if group is None or group.remapping is not None or len(self.crossings) >= _CROSSINGS:
+            return None
+        shaped = _shape_of(view, profile)
+        if shaped is None:
+            return None
+        shape, run = shaped
+        if bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
+            return None
+        known = crossing(shape, shape.names, group.shape, group.names)
+        if known is None:
+            return None
+        self.crossings.append(known)
+        return known.run(run)
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
         """The group of the first input, and that input read as its first run."""
-        shaped: tuple[Shape, RawRun] | None
-        if profile.format == "raw":
-            shaped = shape_of(view, profile)
-        elif profile.format == "indexed":
-            from profdata.formats.indexed_runs import indexed_shape
-
-            shaped = indexed_shape(view)
-        else:
-            return None
+        shaped = _shape_of(view, profile)
         if shaped is None:
             return None
         shape, run = shaped
@@ -490,12 +520,11 @@ class FastMerge:
         group = self.group
         assert group is not None
         shape = group.shape
+        origin = run.source if isinstance(run, CrossedRun) and run.source is not None else shape
         extras = None
-        if not isinstance(shape, RawShape):  # indexed runs carry the rest of their profile
-            from profdata.formats.indexed_runs import IndexedRun
-
-            assert isinstance(run, IndexedRun)
-            extras = run.profile
+        if not isinstance(origin, RawShape):  # indexed runs carry the rest of their profile
+            extras = getattr(run, "profile", None)
+            assert extras is not None
         keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
@@ -518,7 +547,7 @@ class FastMerge:
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
         frontend = extras.explicit_frontend if extras is not None else False
-        if writer.merge_kind(shape.kind, frontend) is not None:
+        if writer.merge_kind(origin.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
             if added is not None:
                 _take_back(state, run.counts)
@@ -539,9 +568,16 @@ class FastMerge:
             else:
                 sites = entries[0][flags] >> shape.id_bits
             overflowed[shape.values.site_record[sites]] = True
+        records = run.records if isinstance(run, CrossedRun) else None
+        if records is not None:
+            if not state.inputs:  # the order the record-by-record merge first meets them
+                state.order = records
+            hit = records[np.flatnonzero(overflowed[records])]  # in the run's order
+        else:
+            hit = np.flatnonzero(overflowed)
         state.inputs += 1
         self.started = True
-        for index in np.flatnonzero(overflowed).tolist():
+        for index in hit.tolist():
             kind = WarningKind.COUNTER_OVERFLOW
             name = group.names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
@@ -550,12 +586,15 @@ class FastMerge:
             return True
         release = self.options.release
         if raw_max > MAX_RAW_COUNTER:
-            too_large = large_counter_failure(entry.path, run.counts, release)
+            own = run.own_counts if isinstance(run, CrossedRun) else None
+            too_large = large_counter_failure(
+                entry.path, run.counts if own is None else own, release
+            )
             if too_large is not None:
                 ctx.errors.append(too_large)
-        if release.merge_temporal_traces and shape.kind & ProfileKind.TEMPORAL and run.trace:
+        if release.merge_temporal_traces and origin.kind & ProfileKind.TEMPORAL and run.trace:
             writer.traces.add_traces([TemporalTrace(weight, run.trace)], 1)
-        writer.binary_ids.extend(shape.binary_ids)
+        writer.binary_ids.extend(origin.binary_ids)
         return True
 
     def _entries(self, state: _State, run: RawRun) -> _SortedEntries | Lookup | None:
@@ -986,6 +1025,17 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
 
 
 # -- files -------------------------------------------------------------------------
+def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] | None:
+    """A profile's shape (raw or indexed), and the profile read as its first run."""
+    if profile.format == "raw":
+        return shape_of(view, profile)
+    if profile.format == "indexed":
+        from profdata.formats.indexed_runs import indexed_shape
+
+        return indexed_shape(view)
+    return None
+
+
 def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:
     if isinstance(shape, RawShape):
         return read_run(view, shape)

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 
 from profdata import offload as offload_module
 from profdata.errors import MergeError
-from profdata.formats import raw_columns, raw_profile, raw_write
+from profdata.formats import map_file, raw_columns, raw_profile, raw_write
 from profdata.formats import text as text_format
 from profdata.formats._binary import ByteOrder
 from profdata.formats.indexed_runs import IndexedShape
@@ -760,12 +760,14 @@ def _moved(data: bytes, by: int, only: int | None = None, unaddressed: int | Non
 
 
 @pytest.mark.parametrize("unaddressed", [None, 2])
-def test_a_run_loaded_elsewhere_is_fast_and_one_function_moved_alone_is_not(
+def test_a_run_loaded_elsewhere_is_fast_and_one_function_moved_alone_crosses(
     tmp_path: Path, unaddressed: int | None
 ) -> None:
     """Indirect-call targets are looked up by one load offset for the whole run (with or
     without a function that has no address); a function that moved on its own would
-    take its targets elsewhere, so that run is read in full."""
+    take its targets elsewhere, so that run is no run of the group's shape: it is read
+    in full, in a shape of its own, which maps onto the group's record for record
+    (``formats/crossed_runs``), its targets named by its own addresses."""
     rng = random.Random(5)
     binary = [Function(f"f{i}", rng.randrange(1 << 60), 1, 2, 0) for i in range(6)]
     # f2 (which may have no address) is no target: a target the fast path took elsewhere
@@ -788,4 +790,7 @@ def test_a_run_loaded_elsewhere_is_fast_and_one_function_moved_alone_is_not(
     files[2][0].write_bytes(_moved(third, 0x20000, unaddressed=unaddressed))
     assert assert_same(files)
     files[2][0].write_bytes(_moved(_moved(third, 0x20000, unaddressed=unaddressed), 8, only=4))
-    assert not assert_same(files)
+    shaped = raw_columns.shape_of(map_file(str(files[0][0])), raw_read(files[0][0].read_bytes()))
+    assert shaped is not None
+    assert raw_columns.read_run(map_file(str(files[2][0])), shaped[0]) is None
+    assert assert_same(files)

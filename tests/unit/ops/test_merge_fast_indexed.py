@@ -102,14 +102,16 @@ def test_value_outside_the_vocabulary_falls_back(tmp_path: Path) -> None:
 
 
 def test_other_shapes_and_formats_mixed_in(tmp_path: Path) -> None:
-    """Another binary's indexed profile midway, or raw after indexed: handed over intact."""
+    """Another binary's indexed profile midway, or its raw run: handed over intact.  A raw
+    run of the same binary crosses (``test_merge_crossed``)."""
     first = _one_function([[(1, 1), (2, 5)]])
     other = _one_function([[(1, 1)]], counts=(1, 2, 3))
     files = _write_indexed(tmp_path, [first, first, other, first], [1, 2, 1, 1])
-    raw = _write(tmp_path, [first], [1])
+    raw = _write(tmp_path, [first, other], [1, 1])
     for threads in (0, 1, 3):
         assert not assert_same(files, threads=threads)
-        assert not assert_same([*files[:2], *raw, files[0]], threads=threads)
+        assert not assert_same([*files[:2], raw[1], files[0]], threads=threads)
+        assert assert_same([*files[:2], raw[0], files[0]], threads=threads)
     assert assert_same([files[0], files[1], files[3]])
 
 

@@ -1,0 +1,210 @@
+"""Runs of one binary read in the other format, as runs of the merge's group.
+
+The common incremental merge, ``merge -o new.profdata old.profdata
+*.profraw``, mixes the two formats of one binary's runs: an indexed profile
+lists its records in its hash table's payload order and names call targets
+by name hash, a raw run lists them in the binary's data order and names
+call targets by address.  Each kind alone is merged as arrays
+(:mod:`profdata.ops.merge_fast`); the first input's shape is the group, and
+an input of the other format used to send its writer context to the
+record-by-record merge (a hundred times slower for the bench's 100k
+functions).
+
+When the other shape holds exactly the group's records -- the same
+(name, function hash) pairs, counter and bitmap lengths, and value sites of
+each kind -- a :class:`Crossing` maps it onto the group: a permutation of
+records (so of counters, bitmap bytes and sites) and a map of call-target
+ids.  Its runs are then merged as runs of the group, each entry in the
+order the record-by-record merge would meet it.  Anything short of a
+one-to-one match (a record more or less, as ``--sparse`` leaves, a site
+count that differs, a target the group has no id for) is no crossing, and
+the record-by-record merge decides what happens, as before.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, TypeAlias
+
+import numpy as np
+import numpy.typing as npt
+
+from profdata.formats.raw_columns import RawRun, RawShape
+from profdata.model.instr import spans
+from profdata.model.kinds import ProfileKind, ValueKind
+
+if TYPE_CHECKING:
+    from profdata.formats.indexed import IndexedProfile
+    from profdata.formats.indexed_runs import IndexedShape
+
+Ints = npt.NDArray[np.int64]
+U64s = npt.NDArray[np.uint64]
+Shape: TypeAlias = "RawShape | IndexedShape"
+
+_INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
+
+
+@dataclass(eq=False)
+class CrossedRun(RawRun):
+    """A run of another shape, in the group's order; what else the merge needs of it."""
+
+    source: Shape | None = None
+    #: the group's record of each of the run's own records, in the run's order: the order
+    #: the record-by-record merge meets them (first seen, overflow warnings)
+    records: Ints | None = None
+    #: the counters as the run holds them (LLVM names the first too large one in that order)
+    own_counts: U64s | None = None
+    profile: IndexedProfile | None = None  # an indexed run's profile (traces, ids, vtables)
+
+
+@dataclass(frozen=True, eq=False)
+class Crossing:
+    """How runs of ``source`` become runs of the group's ``target`` shape."""
+
+    source: Shape
+    target: Shape
+    records: Ints  # the target record of each source record
+    counter_index: Ints  # the source counter of each target counter
+    bitmap_index: Ints  # the source bitmap byte of each target byte
+    site_of: Ints  # the target site of each source site
+    call_ids: Ints  # the target id of each source call-target id (-1: the target has none)
+
+    def run(self, run: RawRun) -> CrossedRun | None:
+        """``run`` (of the source shape) as a run of the target; None if a value has no
+        id in the target (the record-by-record merge takes it then)."""
+        target = self.target
+        ids = run.entry_id.copy()
+        calls = self.source.values.site_kind[run.entry_site] == _INDIRECT
+        mapped = self.call_ids[ids[calls]]
+        if len(mapped) and int(mapped.min()) < 0:
+            return None
+        ids[calls] = mapped
+        sizes = ids[~calls]
+        if len(sizes) and int(sizes.max()) >> target.id_bits:
+            return None
+        # the entries stay where they are: their sites are renumbered, and so is the order
+        # the run holds its sites in
+        held = run.site_order if run.site_order is not None else self._every_site
+        site_lengths = np.zeros(target.num_sites, dtype=np.int64)
+        site_lengths[self.site_of] = run.site_lengths
+        return CrossedRun(
+            counts=np.take(run.counts, self.counter_index),
+            bitmaps=np.take(run.bitmaps, self.bitmap_index),
+            entry_site=self.site_of[run.entry_site],
+            entry_id=ids,
+            entry_count=run.entry_count,
+            site_lengths=site_lengths,
+            trace=run.trace,
+            site_order=self.site_of[held],
+            calls=run.calls,
+            source=self.source,
+            records=self.records,
+            own_counts=run.counts,
+            profile=getattr(run, "profile", None),
+        )
+
+    @cached_property
+    def _every_site(self) -> Ints:
+        return np.arange(len(self.site_of), dtype=np.int64)
+
+
+def crossing(
+    source: Shape, source_names: list[str], target: Shape, target_names: list[str]
+) -> Crossing | None:
+    """How ``source`` maps onto ``target`` record for record; None unless one to one.
+
+    The names are compared as strings, not only through the hashes the files
+    state: a raw record without a name, or a hand-made indexed key hash,
+    would otherwise pair records the record-by-record merge keeps apart.
+    """
+    count = len(target.hashes)
+    if source.kind != target.kind or len(source.hashes) != count:
+        return None
+    if source.kind & ProfileKind.TEMPORAL:
+        return None  # traces are kept in input order by the long way: not crossed here
+    records = _pairing(
+        (source.quick_refs, source.hashes), (target.quick_refs, target.hashes)
+    )
+    if records is None:
+        return None
+    if not np.array_equal(source.lengths, target.lengths[records]):
+        return None
+    if not np.array_equal(source.bitmap_lengths, target.bitmap_lengths[records]):
+        return None
+    if any(a != target_names[b] for a, b in zip(source_names, records.tolist(), strict=True)):
+        return None
+    site_of = _pairing(_site_keys(source, records), _site_keys(target, None))
+    if site_of is None:
+        return None
+    back = np.empty(count, dtype=np.int64)
+    back[records] = np.arange(count, dtype=np.int64)
+    return Crossing(
+        source=source,
+        target=target,
+        records=records,
+        counter_index=spans(_starts(source.lengths)[back], target.lengths),
+        bitmap_index=spans(_starts(source.bitmap_lengths)[back], target.bitmap_lengths),
+        site_of=site_of,
+        call_ids=_positions(_call_values(source), _call_values(target)),
+    )
+
+
+def _pairing(
+    source: tuple[npt.NDArray[np.integer], ...], target: tuple[npt.NDArray[np.integer], ...]
+) -> Ints | None:
+    """The target row of each source row where the rows (the columns' tuples) are equal;
+    None unless that pairs every row with one other (the target's rows are distinct)."""
+    if len(source[0]) != len(target[0]):
+        return None
+    mine = np.lexsort(source[::-1])
+    theirs = np.lexsort(target[::-1])
+    for a, b in zip(source, target, strict=True):
+        if not np.array_equal(a[mine], b[theirs]):
+            return None
+    if len(theirs) > 1:
+        first = target[0][theirs]
+        same = first[1:] == first[:-1]
+        for column in target[1:]:
+            ordered = column[theirs]
+            same &= ordered[1:] == ordered[:-1]
+        if bool(np.any(same)):
+            return None
+    paired = np.empty(len(mine), dtype=np.int64)
+    paired[mine] = theirs
+    return paired
+
+
+def _site_keys(shape: Shape, records: Ints | None) -> tuple[Ints, Ints, Ints]:
+    """Each site as (record, kind, position among its record's sites of that kind), the
+    records renumbered by ``records``."""
+    vals = shape.values
+    row_sites = vals.row_sites
+    first = np.cumsum(row_sites) - row_sites
+    position = np.arange(int(row_sites.sum()), dtype=np.int64) - np.repeat(first, row_sites)
+    owner = vals.site_record if records is None else records[vals.site_record]
+    return owner.astype(np.int64), vals.site_kind.astype(np.int64), position
+
+
+def _starts(lengths: Ints) -> Ints:
+    starts: Ints = np.cumsum(lengths) - lengths
+    return starts
+
+
+def _call_values(shape: Shape) -> U64s:
+    """The call-target value of each id (sorted)."""
+    if isinstance(shape, RawShape):
+        return shape.targets.values
+    return shape.vocabulary.values
+
+
+def _positions(values: U64s, vocabulary: U64s) -> Ints:
+    """Where each of ``values`` is in the sorted ``vocabulary``, -1 where it is not."""
+    at = np.searchsorted(vocabulary, values)
+    inside = at < len(vocabulary)
+    found = np.zeros(len(values), dtype=bool)
+    found[inside] = vocabulary[at[inside]] == values[inside]
+    return np.where(found, at, -1).astype(np.int64)
+
+
+__all__ = ["CrossedRun", "Crossing", "crossing"]

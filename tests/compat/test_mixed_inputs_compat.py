@@ -1,0 +1,127 @@
+"""Raw runs and indexed profiles of one binary in one merge, against the real llvm-profdata.
+
+The incremental merge -- an indexed profile from earlier runs merged with
+new raw runs -- maps the indexed profile's records onto the raw runs' shape
+(or the other way round) and keeps every input on the fast path
+(``formats/crossed_runs``).  The program is ``fixtures/src/many_targets.c``
+(``conftest.many_targets_runs``): its call site holds up to 255 of 320
+targets in each run, so the mixes also cut sites, with weights and two
+writer contexts, and ``--sparse`` profiles (records dropped: no crossing)
+take the record-by-record way.  Each release's clang and llvm-profdata.
+"""
+
+from __future__ import annotations
+
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from profdata.ops.merge import MergeOptions, merge_instr
+from profdata.ops.merge_fast import TableWriter
+from profdata.ops.merge_inputs import WeightedFile
+from profdata.releases import release as release_of
+from tests.byte_diff import first_difference
+from tests.conftest import CliResult
+
+pytestmark = pytest.mark.compat
+
+RELEASES = (14, 16, 19, 22)
+#: merges of r1-r3 (raw runs), i1 (indexed from r1), i12 (from r1 and r2) and s1
+#: (``--sparse`` from r1)
+MERGES = {
+    "incremental": ["i12", "r3"],
+    "raw-first": ["r3", "i1", "r2"],
+    "contexts": ["--num-threads=2", "i1", "r2", "r3", "r1", "i12"],
+    "weighted": ["--weighted-input=2,i1", "r2", "--weighted-input=3,r3"],
+    "sparse-out": ["--sparse", "r2", "i1"],
+    "sparse-in": ["s1", "r2", "r3"],
+}
+
+
+@pytest.fixture(scope="module")
+def mixed_inputs(
+    many_targets_runs: Callable[[int], list[Path]], llvm_profdata: Callable[[int], Path]
+) -> Callable[[int], dict[str, Path]]:
+    """``mixed_inputs(R)``: the raw runs and the indexed profiles release R makes of them."""
+    made: dict[int, dict[str, Path]] = {}
+
+    def make(release: int) -> dict[str, Path]:
+        if release not in made:
+            tool = llvm_profdata(release)
+            runs = many_targets_runs(release)
+            named = {f"r{k}": path for k, path in enumerate(runs, 1)}
+            where = runs[0].parent
+            for name, args in (
+                ("i1", [runs[0]]),
+                ("i12", runs[:2]),
+                ("s1", ["--sparse", runs[0]]),
+            ):
+                out = where / f"{name}.profdata"
+                _real(tool, ["merge", *map(str, args), "-o", str(out)])
+                named[name] = out
+            made[release] = named
+        return made[release]
+
+    return make
+
+
+def _args(spec: list[str], named: dict[str, Path]) -> list[str]:
+    """A merge's arguments with the names of the inputs (also inside ``W,NAME``)."""
+    out = []
+    for arg in spec:
+        head, _, tail = arg.rpartition(",")
+        out.append(f"{head},{named[tail]}" if head else str(named.get(arg, arg)))
+    return out
+
+
+def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
+    proc = subprocess.run([str(tool), *args], capture_output=True, timeout=300)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    return proc
+
+
+@pytest.mark.parametrize("text", [False, True], ids=["indexed", "text"])
+@pytest.mark.parametrize("merge", sorted(MERGES))
+@pytest.mark.parametrize("release", RELEASES)
+def test_mixed_merges_match_llvm_profdata(
+    tmp_path: Path,
+    mixed_inputs: Callable[[int], dict[str, Path]],
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+    release: int,
+    merge: str,
+    text: bool,
+) -> None:
+    args = _args(MERGES[merge], mixed_inputs(release)) + (["--text"] if text else [])
+    theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
+    _real(llvm_profdata(release), ["merge", *args, "-o", str(theirs)])
+    result = run_profdata(f"--llvm-release={release}", "merge", *args, "-o", str(ours))
+    assert result.code == 0, result.stderr
+    expected, got = theirs.read_bytes(), ours.read_bytes()
+    assert got == expected, first_difference(expected, got)
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_mixes_of_one_binary_stay_fast(
+    mixed_inputs: Callable[[int], dict[str, Path]], release: int
+) -> None:
+    """Not only the same bytes: the mixes are merged as arrays, the sparse one is not."""
+    named = mixed_inputs(release)
+    for merge, spec in MERGES.items():
+        threads = 2 if "--num-threads=2" in spec else 0
+        options = MergeOptions(release=release_of(release), num_threads=threads)
+        result = merge_instr(_inputs(spec, named), options)
+        assert isinstance(result.writer, TableWriter) == (merge != "sparse-in"), merge
+
+
+def _inputs(spec: list[str], named: dict[str, Path]) -> list[WeightedFile]:
+    files = []
+    for arg in spec:
+        if arg.startswith("--weighted-input="):
+            weight, _, name = arg.removeprefix("--weighted-input=").partition(",")
+            files.append(WeightedFile(str(named[name]), int(weight)))
+        elif not arg.startswith("--"):
+            files.append(WeightedFile(str(named[arg]), 1))
+    return files
