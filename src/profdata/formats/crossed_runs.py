@@ -123,9 +123,7 @@ def crossing(
         return None
     if source.kind & ProfileKind.TEMPORAL:
         return None  # traces are kept in input order by the long way: not crossed here
-    records = _pairing(
-        (source.quick_refs, source.hashes), (target.quick_refs, target.hashes)
-    )
+    records = _pairing((source.quick_refs, source.hashes), (target.quick_refs, target.hashes))
     if records is None:
         return None
     if not np.array_equal(source.lengths, target.lengths[records]):
