@@ -130,7 +130,7 @@ def crossing(
         return None
     if not np.array_equal(source.bitmap_lengths, target.bitmap_lengths[records]):
         return None
-    if any(a != target_names[b] for a, b in zip(source_names, records.tolist(), strict=True)):
+    if list(map(target_names.__getitem__, records.tolist())) != source_names:
         return None
     site_of = _pairing(_site_keys(source, records), _site_keys(target, None))
     if site_of is None:

@@ -458,7 +458,8 @@ def merge_instr(
         _load_input(contexts[ctx_index], entry, loaded, options, reporter)
 
     if fast is not None and inputs:
-        fast.read_ahead(inputs[0])  # its group lets the workers start before its names
+        # its group lets the workers start before its names
+        fast.read_ahead(inputs[0], inputs[1] if len(inputs) > 1 else None)
     for index in range(len(inputs)):
         if fast is not None and fast.split(index, len(inputs), count, load_one, reporter):
             break

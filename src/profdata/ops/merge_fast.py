@@ -64,6 +64,7 @@ from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
 from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
+from profdata.formats.raw_layout import sniff
 from profdata.formats.raw_profile import RawProfile
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
 from profdata.model.instr import (
@@ -291,12 +292,47 @@ class FastMerge:
         return self.started and not self.gave_up and not self.slow
 
     # -- loading --------------------------------------------------------------------
-    def read_ahead(self, entry: WeightedFile) -> None:
+    def read_ahead(self, entry: WeightedFile, then: WeightedFile | None = None) -> None:
         """Read the first input now, up to its group (names aside), so that
         :meth:`split` can start the workers before the names are made; the
-        first :meth:`add` takes it from here."""
+        first :meth:`add` takes it from here.
+
+        An indexed profile followed by raw runs (``then``, the next input, is
+        one) is the incremental merge: the group is then made from that raw
+        run, and the indexed profile crosses onto it once (see
+        :meth:`_regroup`), rather than every raw run crossing onto the
+        indexed profile's shape (4-5 ms more per run for the bench's 100k
+        functions).
+        """
         if self.group is None and not self.started and not self.gave_up:
             self._ahead = self._read_input(entry)
+            if then is not None and self._ahead.run is not None:
+                self._regroup(self._ahead, then)
+
+    def _regroup(self, ahead: _Input, then: WeightedFile) -> None:
+        """Make the group from ``then`` if it is a raw run whose shape the indexed first
+        input crosses onto; the first input becomes that crossed run.  Otherwise nothing
+        changes (the raw run read here is read again as it comes)."""
+        group = self.group
+        if group is None or isinstance(group.shape, RawShape) or group.remapping is not None:
+            return
+        mapped = _map(then.path)
+        if mapped is None or not sniff(mapped[:8]):
+            return
+        loaded = _read(self.load, then.path)
+        if not isinstance(loaded, RawProfile):
+            return
+        grouped = self._group_of(mapped, loaded)
+        if grouped is None:
+            return
+        raw_group, _ = grouped
+        first = group.shape
+        known = crossing(first, first.names, raw_group.shape, raw_group.names)
+        run = None if known is None or ahead.run is None else known.run(ahead.run)
+        if known is None or run is None:
+            return
+        self.group, self.crossings = raw_group, [known]
+        ahead.run = run
 
     def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
         """Merge one input; None if done (merged, skipped or failed), else the input read

@@ -11,19 +11,21 @@ fast, which the tests check where a mix must (or must not) cross.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from profdata.formats import map_file, open_instr
-from profdata.formats.crossed_runs import crossing
+from profdata.formats import crossed_runs, map_file, open_instr
+from profdata.formats.crossed_runs import Crossing, Shape, crossing
 from profdata.formats.indexed_runs import indexed_shape
 from profdata.formats.raw_columns import shape_of
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind
 from profdata.model.names import md5_hash
+from profdata.ops import merge_fast
 from tests.unit.ops.test_merge_fast import (
     CALL,
     MEMOP,
@@ -141,13 +143,38 @@ def test_each_input_brings_its_own_binary_ids(tmp_path: Path) -> None:
         assert assert_same(files, threads=2)
 
 
+@pytest.mark.parametrize("threads", [0, 2])
+def test_an_indexed_profile_then_raw_runs_group_by_the_raw_run(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, threads: int
+) -> None:
+    """The incremental merge's group is the raw runs' shape: the indexed first input
+    crosses once, and no raw run has to (a sparse indexed profile keeps its own group)."""
+    crossed: list[str] = []
+    made = crossed_runs.crossing
+
+    def recording(source: Shape, *args: Any) -> Crossing | None:
+        crossed.append(type(source).__name__)
+        return made(source, *args)
+
+    monkeypatch.setattr(merge_fast, "crossing", recording)
+    raw, indexed = _mixed(tmp_path, [_run(1), _run(2), _run(3)], [2, 1, 1])
+    assert assert_same([indexed[0], raw[1], raw[2], raw[0]], threads=threads)
+    assert crossed == ["IndexedShape"]
+    crossed.clear()
+    sparse = _write_indexed(tmp_path, [_without(open_instr(raw[0][0]), _NAMES[7])], [1])
+    assert not assert_same([sparse[0], raw[1], raw[2]], threads=threads)
+    assert set(crossed) <= {"IndexedShape", "RawShape"}
+
+
+def _without(profile: InstrProfile, name: str) -> InstrProfile:
+    return InstrProfile(kind=ProfileKind.IR, records=[r for r in profile.records if r.name != name])
+
+
 def test_a_sparse_indexed_profile_does_not_cross(tmp_path: Path) -> None:
     """An indexed profile without a record the raw runs have (``--sparse`` drops records
     without counts): no one-to-one map, so that context goes record by record."""
     raw = _write(tmp_path, [_run(1), _run(2)], [1, 1])
-    sparse = open_instr(raw[0][0])
-    kept = [rec for rec in sparse.records if rec.name != _NAMES[7]]
-    indexed = _write_indexed(tmp_path, [InstrProfile(kind=ProfileKind.IR, records=kept)], [1])
+    indexed = _write_indexed(tmp_path, [_without(open_instr(raw[0][0]), _NAMES[7])], [1])
     for threads in (0, 1):
         assert not assert_same([raw[1], indexed[0], raw[0]], threads=threads)
         assert not assert_same([indexed[0], raw[1]], threads=threads)
