@@ -15,8 +15,9 @@ Python process): no merge of those files can take less, so profdata's time
 is also printed as a multiple of it.
 
 Cases: 1, 16 and 128 raw profiles (seeds 1..K of the generated program of
-N functions, ``shared/bench``), and 16 indexed profiles (each raw seed
-merged alone by the real tool, made once).  Missing raw seeds are generated
+N functions, ``shared/bench``), 16 indexed profiles (each raw seed
+merged alone by the real tool, made once), and the incremental merge: the
+indexed profile of seed 1 followed by the raw seeds 2..17.  Missing raw seeds are generated
 with ``build_profiles.sh`` (it reuses the build).  Peak RSS is GNU time's
 maximum resident set size of the process.
 
@@ -47,7 +48,7 @@ THREADS = (1, 2)
 @dataclass(frozen=True)
 class Case:
     name: str
-    kind: str  # "raw" or "indexed"
+    kind: str  # "raw", "indexed", or "mixed" (an indexed profile, then ``count`` raw runs)
     count: int
     extra: tuple[str, ...] = ()
 
@@ -58,6 +59,7 @@ CASES = (
     Case("16 raw", "raw", 16),
     Case("128 raw", "raw", 128),
     Case("16 indexed", "indexed", 16),
+    Case("1 indexed + 16 raw", "mixed", 16),
 )
 
 
@@ -123,14 +125,18 @@ def main() -> int:
     results = a.results or scratch / "results.jsonl"
     results.touch()
     cases = [c for c in CASES if a.only in c.name]
-    raws = raw_inputs(a.n, max((c.count for c in cases), default=1), a.release, root)
-    wants_indexed = any(c.kind == "indexed" for c in cases)
+    wanted = max((c.count + (c.kind == "mixed") for c in cases), default=1)
+    raws = raw_inputs(a.n, wanted, a.release, root)
+    wants_indexed = any(c.kind != "raw" for c in cases)
     indexed = indexed_inputs(raws[:16], a.release) if wants_indexed else []
 
     identical: dict[tuple[str, int], bool] = {}
     floors: set[str] = set()
     for case in cases:
-        inputs = [str(p) for p in (raws if case.kind == "raw" else indexed)[: case.count]]
+        if case.kind == "mixed":  # the incremental merge: an earlier profile, new runs
+            inputs = [str(indexed[0]), *(str(p) for p in raws[1 : case.count + 1])]
+        else:
+            inputs = [str(p) for p in (raws if case.kind == "raw" else indexed)[: case.count]]
         if case.kind == "raw" and not case.extra:
             floor = [sys.executable, str(Path(__file__).with_name("merge_floor.py")), *inputs]
             tags = {"case": case.name, "tool": "floor", "j": "1", "n": str(a.n)}
@@ -160,7 +166,7 @@ def main() -> int:
         found: dict[str, Any] = [r for r in recs if r["tags"] == tags][-1]
         return found
 
-    size = sum(p.stat().st_size for p in raws[: max(c.count for c in cases)])
+    size = sum(p.stat().st_size for p in raws[:wanted])
     print()
     print(f"N={a.n}: {len(raws)} raw profiles, {size / 1e9:.2f} GB; min of {a.runs} runs "
           f"(+1 warm-up); llvm-profdata {a.release}; profdata from {src}")  # fmt: skip
