@@ -6,8 +6,9 @@ new raw runs -- maps the indexed profile's records onto the raw runs' shape
 (``formats/crossed_runs``).  The program is ``fixtures/src/many_targets.c``
 (``conftest.many_targets_runs``): its call site holds up to 255 of 320
 targets in each run, so the mixes also cut sites, with weights and two
-writer contexts, and ``--sparse`` profiles (records dropped: no crossing)
-take the record-by-record way.  Each release's clang and llvm-profdata.
+writer contexts; text profiles are mapped onto the raw runs the same way,
+and ``--sparse`` profiles (records dropped: no crossing) take the
+record-by-record way.  Each release's clang and llvm-profdata.
 """
 
 from __future__ import annotations
@@ -28,15 +29,19 @@ from tests.conftest import CliResult
 pytestmark = pytest.mark.compat
 
 RELEASES = (14, 16, 19, 22)
-#: merges of r1-r3 (raw runs), i1 (indexed from r1), i12 (from r1 and r2) and s1
-#: (``--sparse`` from r1)
+#: merges of r1-r3 (raw runs), i1 (indexed from r1), i12 (from r1 and r2), s1
+#: (``--sparse`` from r1) and t1 (text from r1)
 MERGES = {
     "incremental": ["i12", "r3"],
     "raw-first": ["r3", "i1", "r2"],
-    "contexts": ["--num-threads=2", "i1", "r2", "r3", "r1", "i12"],
+    # two inputs per context: llvm-profdata's thread pool may merge a context's inputs in
+    # any order, which changes which values a cut site keeps once a context has three
+    "contexts": ["--num-threads=2", "i1", "r2", "r3", "i12"],
     "weighted": ["--weighted-input=2,i1", "r2", "--weighted-input=3,r3"],
     "sparse-out": ["--sparse", "r2", "i1"],
     "sparse-in": ["s1", "r2", "r3"],
+    "text-first": ["t1", "r2", "r3"],
+    "text-between": ["--num-threads=2", "r2", "t1", "i12", "r3"],  # two per context
 }
 
 
@@ -57,8 +62,9 @@ def mixed_inputs(
                 ("i1", [runs[0]]),
                 ("i12", runs[:2]),
                 ("s1", ["--sparse", runs[0]]),
+                ("t1", ["--text", runs[0]]),
             ):
-                out = where / f"{name}.profdata"
+                out = where / f"{name}.prof{'text' if name == 't1' else 'data'}"
                 _real(tool, ["merge", *map(str, args), "-o", str(out)])
                 named[name] = out
             made[release] = named

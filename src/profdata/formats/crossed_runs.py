@@ -23,6 +23,7 @@ the record-by-record merge decides what happens, as before.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property
 from typing import TYPE_CHECKING, TypeAlias
@@ -31,11 +32,11 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats.raw_columns import RawRun, RawShape
-from profdata.model.instr import spans
+from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind
+from profdata.model.record_table import record_table
 
 if TYPE_CHECKING:
-    from profdata.formats.indexed import IndexedProfile
     from profdata.formats.indexed_runs import IndexedShape
 
 Ints = npt.NDArray[np.int64]
@@ -55,7 +56,8 @@ class CrossedRun(RawRun):
     records: Ints | None = None
     #: the counters as the run holds them (LLVM names the first too large one in that order)
     own_counts: U64s | None = None
-    profile: IndexedProfile | None = None  # an indexed run's profile (traces, ids, vtables)
+    #: the profile an indexed or text run comes from (its traces, binary ids, vtable names)
+    profile: InstrProfile | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -148,6 +150,74 @@ def crossing(
     )
 
 
+def table_run(
+    profile: InstrProfile, target: Shape, records_of: Mapping[tuple[str, int], int]
+) -> CrossedRun | None:
+    """A profile read in full (a text profile: no shape to read its like by) as a run of
+    ``target``, when it holds exactly the target's records; None otherwise.
+
+    ``records_of`` finds the target's record of each (name, function hash).
+    The profile's vtable names, traces and binary ids stay with it
+    (:attr:`CrossedRun.profile`), as for an indexed run.
+    """
+    count = len(target.hashes)
+    if profile.kind != target.kind or profile.kind & ProfileKind.TEMPORAL:
+        return None
+    if profile.memprof is not None:
+        return None
+    table = record_table(profile)
+    if profile.without_bitmap_block and len(table.bitmaps):
+        return None  # LLVM's text reader may hand a record the bitmap of the one before
+    columns = table.columns
+    if len(columns.hashes) != count:
+        return None
+    keys = zip(columns.names, columns.hashes.tolist(), strict=True)
+    records = np.fromiter((records_of.get(key, -1) for key in keys), dtype=np.int64, count=count)
+    if count and (int(records.min()) < 0 or int(np.bincount(records).max()) > 1):
+        return None
+    if not np.array_equal(columns.lengths, target.lengths[records]):
+        return None
+    if not np.array_equal(table.bitmap_lengths, target.bitmap_lengths[records]):
+        return None
+    vals = table.values
+    site_record = np.repeat(vals.row_record, vals.row_sites)
+    site_kind = np.repeat(vals.row_kind, vals.row_sites)
+    mine = _keyed(records[site_record], site_kind, vals.row_sites)
+    site_of = _pairing(mine, _site_keys(target, None))
+    if site_of is None:
+        return None
+    entry_site = np.repeat(np.arange(len(site_of), dtype=np.int64), vals.site_lengths)
+    values = vals.values
+    calls = site_kind[entry_site] == _INDIRECT
+    ids = np.empty(len(values), dtype=np.int64)
+    found = _positions(values[calls], _call_values(target))
+    if len(found) and int(found.min()) < 0:
+        return None
+    ids[calls] = found
+    sizes = values[~calls]
+    if len(sizes) and int(sizes.max()) >> target.id_bits:
+        return None
+    ids[~calls] = sizes.astype(np.int64)
+    back = np.empty(count, dtype=np.int64)
+    back[records] = np.arange(count, dtype=np.int64)
+    site_lengths = np.zeros(target.num_sites, dtype=np.int64)
+    site_lengths[site_of] = vals.site_lengths
+    counter_index = spans(_starts(columns.lengths)[back], target.lengths)
+    bitmap_index = spans(_starts(table.bitmap_lengths)[back], target.bitmap_lengths)
+    return CrossedRun(
+        counts=np.take(columns.counts, counter_index),
+        bitmaps=np.take(table.bitmaps, bitmap_index),
+        entry_site=site_of[entry_site],
+        entry_id=ids,
+        entry_count=vals.counts,
+        site_lengths=site_lengths,
+        trace=(),
+        site_order=site_of,
+        records=records,
+        profile=profile,
+    )
+
+
 def _pairing(
     source: tuple[npt.NDArray[np.integer], ...], target: tuple[npt.NDArray[np.integer], ...]
 ) -> Ints | None:
@@ -177,11 +247,16 @@ def _site_keys(shape: Shape, records: Ints | None) -> tuple[Ints, Ints, Ints]:
     """Each site as (record, kind, position among its record's sites of that kind), the
     records renumbered by ``records``."""
     vals = shape.values
-    row_sites = vals.row_sites
+    owner = vals.site_record if records is None else records[vals.site_record]
+    return _keyed(owner, vals.site_kind, vals.row_sites)
+
+
+def _keyed(owner: Ints, kind: Ints, row_sites: Ints) -> tuple[Ints, Ints, Ints]:
+    """Sites as (record, kind, position in their row), given each site's record and kind
+    and the sites of each row (the sites in row order)."""
     first = np.cumsum(row_sites) - row_sites
     position = np.arange(int(row_sites.sum()), dtype=np.int64) - np.repeat(first, row_sites)
-    owner = vals.site_record if records is None else records[vals.site_record]
-    return owner.astype(np.int64), vals.site_kind.astype(np.int64), position
+    return owner.astype(np.int64), kind.astype(np.int64), position
 
 
 def _starts(lengths: Ints) -> Ints:
@@ -205,4 +280,4 @@ def _positions(values: U64s, vocabulary: U64s) -> Ints:
     return np.where(found, at, -1).astype(np.int64)
 
 
-__all__ = ["CrossedRun", "Crossing", "crossing"]
+__all__ = ["CrossedRun", "Crossing", "crossing", "table_run"]

@@ -459,7 +459,7 @@ def merge_instr(
 
     if fast is not None and inputs:
         # its group lets the workers start before its names
-        fast.read_ahead(inputs[0], inputs[1] if len(inputs) > 1 else None)
+        fast.read_ahead(inputs[0], inputs[1:])
     for index in range(len(inputs)):
         if fast is not None and fast.split(index, len(inputs), count, load_one, reporter):
             break

@@ -62,7 +62,7 @@ import numpy.typing as npt
 from profdata.cpus import idle_cpus
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
 from profdata.formats import map_file
-from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing
+from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing, table_run
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
 from profdata.formats.raw_layout import sniff
 from profdata.formats.raw_profile import RawProfile
@@ -121,6 +121,7 @@ Loader = Callable[[str], InstrProfile]
 _SortedEntries = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
+_LOOK_FOR_RAW = 8  # inputs after an indexed or text first one looked at for a raw run
 _CROSSINGS = 4  # other shapes mapped onto the group's, at most: each costs a full read
 _CHUNK = 1 << 15  # counters added a chunk at a time: 256 KiB, held in the CPU's cache
 
@@ -225,6 +226,12 @@ class _Group:
             name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
         return names, name_hashes
 
+    @cached_property
+    def record_index(self) -> dict[tuple[str, int], int]:
+        """Each record's position by (name, function hash): where a text input's go."""
+        keys = zip(self.names, self.shape.hashes.tolist(), strict=True)
+        return {key: index for index, key in enumerate(keys)}
+
     def plausible(self) -> bool:
         """False if two records surely share name and function hash (the record-by-record
         merge folds those); told without the names unless they are remapped.
@@ -292,32 +299,39 @@ class FastMerge:
         return self.started and not self.gave_up and not self.slow
 
     # -- loading --------------------------------------------------------------------
-    def read_ahead(self, entry: WeightedFile, then: WeightedFile | None = None) -> None:
+    def read_ahead(self, entry: WeightedFile, later: Sequence[WeightedFile] = ()) -> None:
         """Read the first input now, up to its group (names aside), so that
         :meth:`split` can start the workers before the names are made; the
         first :meth:`add` takes it from here.
 
-        An indexed profile followed by raw runs (``then``, the next input, is
-        one) is the incremental merge: the group is then made from that raw
-        run, and the indexed profile crosses onto it once (see
-        :meth:`_regroup`), rather than every raw run crossing onto the
-        indexed profile's shape (4-5 ms more per run for the bench's 100k
-        functions).
+        An indexed or text profile followed by raw runs (one of the next few
+        inputs, ``later``, is one) is the incremental merge: the group is then
+        made from that raw run, and the first input crosses onto it once (see
+        :meth:`_regroup`).  An indexed profile would make a group itself, but
+        every raw run would then cross onto it (4-5 ms more per run for the
+        bench's 100k functions); a text profile makes none.
         """
         if self.group is None and not self.started and not self.gave_up:
             self._ahead = self._read_input(entry)
-            if then is not None and self._ahead.run is not None:
-                self._regroup(self._ahead, then)
+            if self.group is None or not isinstance(self.group.shape, RawShape):
+                then = next((e for e in later[:_LOOK_FOR_RAW] if _looks_raw(e.path)), None)
+                if then is not None:
+                    self._regroup(self._ahead, then)
 
     def _regroup(self, ahead: _Input, then: WeightedFile) -> None:
-        """Make the group from ``then`` if it is a raw run whose shape the indexed first
-        input crosses onto; the first input becomes that crossed run.  Otherwise nothing
-        changes (the raw run read here is read again as it comes)."""
-        group = self.group
-        if group is None or isinstance(group.shape, RawShape) or group.remapping is not None:
+        """Make the group from ``then`` if it is a raw run onto whose shape the first input
+        (indexed, or text, which makes no group) crosses; the first input becomes that
+        crossed run.  Otherwise nothing changes (the raw run read here is read again as
+        it comes)."""
+        group, first = self.group, ahead.loaded
+        if self.options.remapping or ahead.mapped is None:
+            return
+        indexed = group is not None and not isinstance(group.shape, RawShape)
+        text = group is None and isinstance(first, InstrProfile) and first.format == "text"
+        if not (indexed and ahead.run is not None) and not text:
             return
         mapped = _map(then.path)
-        if mapped is None or not sniff(mapped[:8]):
+        if mapped is None:
             return
         loaded = _read(self.load, then.path)
         if not isinstance(loaded, RawProfile):
@@ -326,12 +340,17 @@ class FastMerge:
         if grouped is None:
             return
         raw_group, _ = grouped
-        first = group.shape
-        known = crossing(first, first.names, raw_group.shape, raw_group.names)
-        run = None if known is None or ahead.run is None else known.run(ahead.run)
-        if known is None or run is None:
+        known = None
+        if group is not None and ahead.run is not None:  # an indexed profile
+            shape = group.shape
+            known = crossing(shape, shape.names, raw_group.shape, raw_group.names)
+            run = None if known is None else known.run(ahead.run)
+        else:
+            assert isinstance(first, InstrProfile)
+            run = table_run(first, raw_group.shape, raw_group.record_index)
+        if run is None:
             return
-        self.group, self.crossings = raw_group, [known]
+        self.group, self.crossings = raw_group, [] if known is None else [known]
         ahead.run = run
 
     def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
@@ -409,6 +428,8 @@ class FastMerge:
         group = self.group
         if group is None or group.remapping is not None or len(self.crossings) >= _CROSSINGS:
             return None
+        if profile.format == "text":  # no shape: mapped anew for each text input
+            return table_run(profile, group.shape, group.record_index)
         shaped = _shape_of(view, profile)
         if shaped is None:
             return None
@@ -556,11 +577,16 @@ class FastMerge:
         group = self.group
         assert group is not None
         shape = group.shape
-        origin = run.source if isinstance(run, CrossedRun) and run.source is not None else shape
-        extras = None
-        if not isinstance(origin, RawShape):  # indexed runs carry the rest of their profile
-            extras = getattr(run, "profile", None)
-            assert extras is not None
+        origin: Shape = shape
+        extras = None  # indexed and text runs carry the rest of their profile
+        if isinstance(run, CrossedRun):
+            origin = run.source if run.source is not None else shape
+            extras = run.profile
+        elif not isinstance(shape, RawShape):
+            from profdata.formats.indexed_runs import IndexedRun
+
+            assert isinstance(run, IndexedRun)
+            extras = run.profile
         keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
@@ -1070,6 +1096,17 @@ def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] |
 
         return indexed_shape(view)
     return None
+
+
+def _looks_raw(path: str) -> bool:
+    """Whether the file starts as a raw profile does (what it holds is checked on reading)."""
+    if path == "-":
+        return False
+    try:
+        with open(path, "rb") as file:
+            return sniff(file.read(8))
+    except OSError:
+        return False
 
 
 def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:

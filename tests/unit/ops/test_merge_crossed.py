@@ -10,6 +10,7 @@ fast, which the tests check where a mix must (or must not) cross.
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from profdata.formats import crossed_runs, map_file, open_instr
+from profdata.formats import text as text_format
 from profdata.formats.crossed_runs import Crossing, Shape, crossing
 from profdata.formats.indexed_runs import indexed_shape
 from profdata.formats.raw_columns import shape_of
@@ -26,6 +28,7 @@ from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind
 from profdata.model.names import md5_hash
 from profdata.ops import merge_fast
+from profdata.releases import release
 from tests.unit.ops.test_merge_fast import (
     CALL,
     MEMOP,
@@ -38,11 +41,19 @@ from tests.unit.ops.test_merge_fast import (
 Files = list[tuple[Path, int]]
 
 
-def _mixed(tmp_path: Path, profiles: list[InstrProfile], weights: list[int]) -> tuple[Files, Files]:
-    """Each run as a raw file and as an indexed profile of it (same weights)."""
+def _mixed(
+    tmp_path: Path, profiles: list[InstrProfile], weights: list[int], rel: int = 22
+) -> dict[str, Files]:
+    """Each run as a raw file ("r"), and as an indexed ("i") and a text ("t") profile of it
+    (same weights)."""
     raw = _write(tmp_path, profiles, weights)
-    indexed = _write_indexed(tmp_path, [open_instr(p) for p, _ in raw], weights)
-    return raw, indexed
+    read = [open_instr(p) for p, _ in raw]
+    texts = []
+    for index, (profile, weight) in enumerate(zip(read, weights, strict=True)):
+        path = tmp_path / f"run{index}.proftext"
+        path.write_bytes(text_format.write(profile, release(rel)))
+        texts.append((path, weight))
+    return {"r": raw, "i": _write_indexed(tmp_path, read, weights, rel=rel), "t": texts}
 
 
 @pytest.mark.property
@@ -54,11 +65,15 @@ def test_generated_mixes(
     tmp_path: Path, case: tuple[list[InstrProfile], list[int], int], data: st.DataObject
 ) -> None:
     profiles, weights, threads = case
-    raw, indexed = _mixed(tmp_path, profiles, weights)
+    files = _mixed(tmp_path, profiles, weights)
     picks = data.draw(
-        st.lists(st.tuples(st.booleans(), st.integers(0, len(raw) - 1)), min_size=2, max_size=6)
+        st.lists(
+            st.tuples(st.sampled_from("rit"), st.integers(0, len(profiles) - 1)),
+            min_size=2,
+            max_size=6,
+        )
     )
-    assert_same([(indexed if kind else raw)[k] for kind, k in picks], threads=threads)
+    assert_same([files[kind][k] for kind, k in picks], threads=threads)
 
 
 @pytest.mark.property
@@ -72,10 +87,11 @@ def test_generated_mixes_at_the_saturation_edges(
     """Counter overflows warn in each input's own record order; from LLVM 18 a raw run's
     counter above 2**56 fails the input, named by the first one in the run's order."""
     profiles, weights, threads = case
-    raw, indexed = _mixed(tmp_path, profiles, weights)
-    first = data.draw(st.booleans())
-    files = [indexed[0], *raw] if first else [*raw, indexed[0], *raw[:1]]
-    assert_same(files, threads=threads, rel=rel)
+    files = _mixed(tmp_path, profiles, weights, rel)
+    other = files[data.draw(st.sampled_from("it"))][0]
+    raw = files["r"]
+    mix = [other, *raw] if data.draw(st.booleans()) else [*raw, other, *raw[:1]]
+    assert_same(mix, threads=threads, rel=rel)
 
 
 # -- a binary of many functions: the mixes that must cross --------------------------------
@@ -105,14 +121,14 @@ def _run(seed: int, *, zero: int | None = None) -> InstrProfile:
 @pytest.mark.parametrize("threads", [0, 1, 2, 3])
 @pytest.mark.parametrize(
     "pattern",
-    ["irrr", "rrri", "rirri", "iirr", "riir"],
+    ["irrr", "rrri", "rirri", "iirr", "riir", "trrr", "rrtr", "tirr", "ritr"],
 )
 def test_mixes_of_one_binary_stay_fast(tmp_path: Path, pattern: str, threads: int) -> None:
-    """Indexed first (the incremental merge) or raw first, in any order and any writer
-    context: every input is merged as arrays, with the record merge's result."""
+    """Indexed or text first (the incremental merge) or raw first, in any order and any
+    writer context: every input is merged as arrays, with the record merge's result."""
     weights = [1, 2, 1, 3, 1][: len(pattern)]
-    raw, indexed = _mixed(tmp_path, [_run(seed) for seed in range(len(pattern))], weights)
-    files = [(indexed if kind == "i" else raw)[k] for k, kind in enumerate(pattern)]
+    mixed = _mixed(tmp_path, [_run(seed) for seed in range(len(pattern))], weights)
+    files = [mixed[kind][k] for k, kind in enumerate(pattern)]
     assert assert_same(files, threads=threads)
 
 
@@ -123,7 +139,8 @@ def test_a_crossed_first_input_orders_its_context(tmp_path: Path, spoiled: str, 
     writer context, and the first context's first records are an indexed profile's: the
     merge meets them in its payload order, which decides the order of names that collide
     in LLVM 14's ``StringMap`` (LLVM 22's output does not depend on it)."""
-    raw, indexed = _mixed(tmp_path, [_run(1), _run(2)], [1, 1])
+    mixed = _mixed(tmp_path, [_run(1), _run(2)], [1, 1])
+    raw, indexed = mixed["r"], mixed["i"]
     bad = tmp_path / "spoiled.profraw"
     bad.write_bytes(b"" if spoiled == "empty" else b"\x81rforpl\xff" + bytes(64))
     files = [(bad, 1), raw[0], indexed[1], raw[1]]
@@ -157,9 +174,13 @@ def test_an_indexed_profile_then_raw_runs_group_by_the_raw_run(
         return made(source, *args)
 
     monkeypatch.setattr(merge_fast, "crossing", recording)
-    raw, indexed = _mixed(tmp_path, [_run(1), _run(2), _run(3)], [2, 1, 1])
-    assert assert_same([indexed[0], raw[1], raw[2], raw[0]], threads=threads)
+    mixed = _mixed(tmp_path, [_run(1), _run(2), _run(3)], [2, 1, 1])
+    raw = mixed["r"]
+    assert assert_same([mixed["i"][0], raw[1], raw[2], raw[0]], threads=threads)
     assert crossed == ["IndexedShape"]
+    crossed.clear()
+    assert assert_same([mixed["t"][0], raw[1], raw[2], raw[0]], threads=threads)
+    assert crossed == []  # a text profile has no shape: mapped on its own
     crossed.clear()
     sparse = _write_indexed(tmp_path, [_without(open_instr(raw[0][0]), _NAMES[7])], [1])
     assert not assert_same([sparse[0], raw[1], raw[2]], threads=threads)
@@ -168,6 +189,27 @@ def test_an_indexed_profile_then_raw_runs_group_by_the_raw_run(
 
 def _without(profile: InstrProfile, name: str) -> InstrProfile:
     return InstrProfile(kind=ProfileKind.IR, records=[r for r in profile.records if r.name != name])
+
+
+def test_text_with_bitmaps_crosses_when_every_record_has_its_block(tmp_path: Path) -> None:
+    """From LLVM 19 a text record without a bitmap block may take the bitmap of the
+    record read before it (the text reader reuses one record): a text profile where
+    only some records have bitmap bytes goes record by record; one where all do
+    crosses."""
+
+    def with_bitmaps(seed: int, every: bool) -> InstrProfile:
+        profile = _run(seed)
+        profile.records = [
+            replace(rec, bitmap=bytes([seed, k % 7]) if every or k % 4 == 0 else b"")
+            for k, rec in enumerate(profile.records)
+        ]
+        return profile
+
+    for every in (False, True):
+        mixed = _mixed(tmp_path, [with_bitmaps(s, every) for s in (1, 2, 3)], [1, 1, 1])
+        raw, text = mixed["r"], mixed["t"]
+        for files in ([text[0], raw[1], raw[2]], [raw[1], text[0], raw[2]]):
+            assert assert_same(files) == every
 
 
 def test_a_sparse_indexed_profile_does_not_cross(tmp_path: Path) -> None:
