@@ -462,18 +462,21 @@ def test_pseudo_counts_and_duplicates_fall_back(tmp_path: Path) -> None:
 
 
 def test_mixed_inputs(tmp_path: Path) -> None:
-    """Another binary or another format midway: the contexts are handed over intact."""
+    """Another binary midway, or its text profile: the contexts are handed over intact (a
+    text profile of the group's binary crosses, ``test_merge_crossed``)."""
     first = _one_function([[(1, 1), (2, 5)]])
     other = InstrProfile(
         kind=ProfileKind.IR,
         records=[InstrRecord("f", 0x1234, np.array([1, 2, 3], np.uint64), b"", {})],
     )
     files = _write(tmp_path, [first, first, other, first], [1, 2, 1, 1])
-    text = tmp_path / "extra.proftext"
-    text.write_bytes(text_format.write(first, release(22)))
+    text, alike = tmp_path / "extra.proftext", tmp_path / "alike.proftext"
+    text.write_bytes(text_format.write(other, release(22)))
+    alike.write_bytes(text_format.write(first, release(22)))
     for threads in (0, 1, 3):
         assert not assert_same(files, threads=threads)
         assert not assert_same([*files[:2], (text, 1), files[0]], threads=threads)
+        assert assert_same([*files[:2], (alike, 1), files[0]], threads=threads)
     missing = [files[0], (tmp_path / "missing.profraw", 1), files[1]]
     (tmp_path / "empty.profraw").write_bytes(b"")
     assert assert_same([files[0], (tmp_path / "empty.profraw", 1), files[1]])
