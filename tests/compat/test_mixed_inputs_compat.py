@@ -13,7 +13,6 @@ record-by-record way.  Each release's clang and llvm-profdata.
 
 from __future__ import annotations
 
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,7 +22,7 @@ from profdata.ops.merge import MergeOptions, merge_instr
 from profdata.ops.merge_fast import TableWriter
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.releases import release as release_of
-from tests.byte_diff import first_difference
+from tests.compat import tools
 from tests.conftest import CliResult
 
 pytestmark = pytest.mark.compat
@@ -73,19 +72,9 @@ def mixed_inputs(
     return make
 
 
-def _args(spec: list[str], named: dict[str, Path]) -> list[str]:
-    """A merge's arguments with the names of the inputs (also inside ``W,NAME``)."""
-    out = []
-    for arg in spec:
-        head, _, tail = arg.rpartition(",")
-        out.append(f"{head},{named[tail]}" if head else str(named.get(arg, arg)))
-    return out
-
-
-def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
-    proc = subprocess.run([str(tool), *args], capture_output=True, timeout=300)
+def _real(tool: Path, args: list[str]) -> None:
+    proc = tools.run_tool(tool, args)
     assert proc.returncode == 0, proc.stderr.decode(errors="replace")
-    return proc
 
 
 @pytest.mark.parametrize("text", [False, True], ids=["indexed", "text"])
@@ -100,13 +89,12 @@ def test_mixed_merges_match_llvm_profdata(
     merge: str,
     text: bool,
 ) -> None:
-    args = _args(MERGES[merge], mixed_inputs(release)) + (["--text"] if text else [])
-    theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
-    _real(llvm_profdata(release), ["merge", *args, "-o", str(theirs)])
-    result = run_profdata(f"--llvm-release={release}", "merge", *args, "-o", str(ours))
-    assert result.code == 0, result.stderr
-    expected, got = theirs.read_bytes(), ours.read_bytes()
-    assert got == expected, first_difference(expected, got)
+    args = tools.named_args(MERGES[merge], mixed_inputs(release))
+    command = ["merge", *args, *(["--text"] if text else []), "-o", "@OUT"]
+    same, _ = tools.compare_with_tool(
+        llvm_profdata(release), release, command, run_profdata, tmp_path
+    )
+    assert same
 
 
 @pytest.mark.parametrize("release", RELEASES)

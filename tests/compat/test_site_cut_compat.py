@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from tests.byte_diff import first_difference
+from tests.compat import tools
 from tests.conftest import CliResult
 
 pytestmark = pytest.mark.compat
@@ -34,16 +35,6 @@ MERGES = {
     "weighted": ["--weighted-input=3,r1", "r2", "--weighted-input=2,r3"],
     "sparse": ["--sparse", "r3", "r1"],
 }
-
-
-def _args(spec: list[str], files: list[Path]) -> list[str]:
-    """A merge's arguments with ``rN`` (also inside ``W,rN``) naming run N's file."""
-    named = {f"r{index}": str(path) for index, path in enumerate(files, 1)}
-    out = []
-    for arg in spec:
-        head, _, tail = arg.rpartition(",")
-        out.append(f"{head},{named[tail]}" if head else named.get(arg, arg))
-    return out
 
 
 def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
@@ -66,7 +57,8 @@ def test_merges_that_cut_sites_match_llvm_profdata(
 ) -> None:
     tool = llvm_profdata(release)
     files = many_targets_runs(release)
-    args = _args(MERGES[merge], files) + (["--text"] if text else [])
+    named = {f"r{index}": path for index, path in enumerate(files, 1)}
+    args = tools.named_args(MERGES[merge], named) + (["--text"] if text else [])
     theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
     _real(tool, ["merge", *args, "-o", str(theirs)])
     result = run_profdata(f"--llvm-release={release}", "merge", *args, "-o", str(ours))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import os
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -50,6 +50,16 @@ def run_tool(
 ) -> subprocess.CompletedProcess[bytes]:
     """Run a real tool with its output captured; the caller checks the exit status."""
     return subprocess.run([str(tool), *args], cwd=cwd, capture_output=True, timeout=300)
+
+
+def named_args(spec: Sequence[str], named: Mapping[str, str | Path]) -> list[str]:
+    """A command's arguments with the inputs' short names (also inside ``W,NAME``) replaced
+    by their paths; other arguments as they are."""
+    out = []
+    for arg in spec:
+        head, _, tail = arg.rpartition(",")
+        out.append(f"{head},{named[tail]}" if head else str(named.get(arg, arg)))
+    return out
 
 
 def compare_with_tool(
