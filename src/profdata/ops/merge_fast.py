@@ -28,9 +28,13 @@ reference, and the tests hold the two side by side):
   context that only receives another's records takes that context's
   iteration order as its first-seen order.
 
-Whenever a run cannot be merged this way -- another binary, another format,
-pseudo counts, one value twice in a site (unknown indirect-call targets all
-become 0, and LLVM pairs such duplicates by position) -- its writer context
+A run of the same binary in another shape -- an indexed or text profile
+among raw runs, or the reverse -- is mapped onto the group's shape record
+for record (:mod:`profdata.formats.crossed_runs`) and merged the same way.
+Whenever a run cannot be merged this way -- another binary, a profile
+without some of the records, pseudo counts, one value twice in a site
+(unknown indirect-call targets all become 0, and LLVM pairs such duplicates
+by position) -- its writer context
 is turned into ordinary :class:`~profdata.ops.merge.InstrProfWriter` records,
 exactly what the record-by-record merge would hold at that point, and that
 context goes on that way (contexts never meet before the final fold, so the
@@ -426,10 +430,12 @@ class FastMerge:
         format's, or its other way of stating call targets) and mapped record for record
         (:mod:`profdata.formats.crossed_runs`); None if that cannot be done."""
         group = self.group
-        if group is None or group.remapping is not None or len(self.crossings) >= _CROSSINGS:
+        if group is None or group.remapping is not None:
             return None
         if profile.format == "text":  # no shape: mapped anew for each text input
             return table_run(profile, group.shape, group.record_index)
+        if len(self.crossings) >= _CROSSINGS:
+            return None
         shaped = _shape_of(view, profile)
         if shaped is None:
             return None
