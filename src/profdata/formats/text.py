@@ -114,10 +114,23 @@ def sniff(prefix: bytes) -> bool:
 
 
 def read(view: memoryview, path: str | None = None) -> InstrProfile:
-    """Parse a text instrumentation profile (records in file order, duplicates kept)."""
+    """Parse a text instrumentation profile (records in file order, duplicates kept).
+
+    What llvm-profdata writes is read in columns
+    (:mod:`profdata.formats.text_columns`, which declines anything else);
+    the line reader below stays the reference, and reads the rest.
+    """
+    from profdata.formats.text_columns import read_columns  # it builds on this module
+
+    columns = read_columns(view)
+    return columns if columns is not None else read_lines(view, path)
+
+
+def read_lines(view: memoryview, path: str | None = None) -> InstrProfile:
+    """The line reader: every text profile, and every error located."""
     cur = LineCursor(view, path=path)
     profile = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
-    _read_header(cur, profile)
+    read_header(cur, profile)
     vtable_names: dict[str, None] = {}
     records: list[InstrRecord] = []
     no_block: list[int] = []
@@ -136,7 +149,7 @@ def read(view: memoryview, path: str | None = None) -> InstrProfile:
     return profile
 
 
-def _read_header(cur: LineCursor, profile: InstrProfile) -> None:
+def read_header(cur: LineCursor, profile: InstrProfile) -> None:
     while (line := cur.peek()) is not None and line.startswith(b":"):
         word = line[1:].lower()
         if word == b"temporal_prof_traces":
