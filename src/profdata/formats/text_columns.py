@@ -130,7 +130,10 @@ class _Walk:
         at = self.at
         record = 0
         names, hashes, counters, lengths = (
-            self.name_lines, self.hash_lines, self.counter_lines, self.lengths
+            self.name_lines,
+            self.hash_lines,
+            self.counter_lines,
+            self.lengths,
         )
         while at < end:
             if at + 2 >= end:
