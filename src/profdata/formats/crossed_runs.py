@@ -128,23 +128,20 @@ def crossing(
     records = _pairing((source.quick_refs, source.hashes), (target.quick_refs, target.hashes))
     if records is None:
         return None
-    if not np.array_equal(source.lengths, target.lengths[records]):
-        return None
-    if not np.array_equal(source.bitmap_lengths, target.bitmap_lengths[records]):
+    indexes = _indexes(records, source.lengths, source.bitmap_lengths, target)
+    if indexes is None:
         return None
     if list(map(target_names.__getitem__, records.tolist())) != source_names:
         return None
     site_of = _pairing(_site_keys(source, records), _site_keys(target, None))
     if site_of is None:
         return None
-    back = np.empty(count, dtype=np.int64)
-    back[records] = np.arange(count, dtype=np.int64)
     return Crossing(
         source=source,
         target=target,
         records=records,
-        counter_index=spans(_starts(source.lengths)[back], target.lengths),
-        bitmap_index=spans(_starts(source.bitmap_lengths)[back], target.bitmap_lengths),
+        counter_index=indexes[0],
+        bitmap_index=indexes[1],
         site_of=site_of,
         call_ids=_positions(_call_values(source), _call_values(target)),
     )
@@ -175,9 +172,8 @@ def table_run(
     records = np.fromiter((records_of.get(key, -1) for key in keys), dtype=np.int64, count=count)
     if count and (int(records.min()) < 0 or int(np.bincount(records).max()) > 1):
         return None
-    if not np.array_equal(columns.lengths, target.lengths[records]):
-        return None
-    if not np.array_equal(table.bitmap_lengths, target.bitmap_lengths[records]):
+    indexes = _indexes(records, columns.lengths, table.bitmap_lengths, target)
+    if indexes is None:
         return None
     vals = table.values
     site_record = np.repeat(vals.row_record, vals.row_sites)
@@ -198,15 +194,11 @@ def table_run(
     if len(sizes) and int(sizes.max()) >> target.id_bits:
         return None
     ids[~calls] = sizes.astype(np.int64)
-    back = np.empty(count, dtype=np.int64)
-    back[records] = np.arange(count, dtype=np.int64)
     site_lengths = np.zeros(target.num_sites, dtype=np.int64)
     site_lengths[site_of] = vals.site_lengths
-    counter_index = spans(_starts(columns.lengths)[back], target.lengths)
-    bitmap_index = spans(_starts(table.bitmap_lengths)[back], target.bitmap_lengths)
     return CrossedRun(
-        counts=np.take(columns.counts, counter_index),
-        bitmaps=np.take(table.bitmaps, bitmap_index),
+        counts=np.take(columns.counts, indexes[0]),
+        bitmaps=np.take(table.bitmaps, indexes[1]),
         entry_site=site_of[entry_site],
         entry_id=ids,
         entry_count=vals.counts,
@@ -215,6 +207,24 @@ def table_run(
         site_order=site_of,
         records=records,
         profile=profile,
+    )
+
+
+def _indexes(
+    records: Ints, lengths: Ints, bitmap_lengths: Ints, target: Shape
+) -> tuple[Ints, Ints] | None:
+    """Where each of the target's counters and bitmap bytes is among the source's, the
+    source's records being the target's ``records``; None unless every record has its
+    target's counter and bitmap lengths."""
+    if not np.array_equal(lengths, target.lengths[records]):
+        return None
+    if not np.array_equal(bitmap_lengths, target.bitmap_lengths[records]):
+        return None
+    back = np.empty(len(records), dtype=np.int64)
+    back[records] = np.arange(len(records), dtype=np.int64)
+    return (
+        spans(_starts(lengths)[back], target.lengths),
+        spans(_starts(bitmap_lengths)[back], target.bitmap_lengths),
     )
 
 
