@@ -440,8 +440,6 @@ class FastMerge:
         if shaped is None:
             return None
         shape, run = shaped
-        if bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
-            return None
         known = crossing(shape, shape.names, group.shape, group.names)
         if known is None:
             return None
@@ -454,8 +452,6 @@ class FastMerge:
         if shaped is None:
             return None
         shape, run = shaped
-        if bool(np.any(shape.hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
-            return None
         group = _Group(shape, self.options.remapping)
         if not group.plausible():
             return None  # a (name, hash) twice: the record-by-record merge folds those
@@ -1094,14 +1090,19 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
 
 # -- files -------------------------------------------------------------------------
 def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] | None:
-    """A profile's shape (raw or indexed), and the profile read as its first run."""
+    """A profile's shape (raw or indexed), and the profile read as its first run; None
+    also where a function hash is one of ``DenseMap``'s reserved keys (the long way
+    warns about those)."""
+    shaped: tuple[Shape, RawRun] | None = None
     if profile.format == "raw":
-        return shape_of(view, profile)
-    if profile.format == "indexed":
+        shaped = shape_of(view, profile)
+    elif profile.format == "indexed":
         from profdata.formats.indexed_runs import indexed_shape
 
-        return indexed_shape(view)
-    return None
+        shaped = indexed_shape(view)
+    if shaped is None or bool(np.any(shaped[0].hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
+        return None
+    return shaped
 
 
 def _looks_raw(path: str) -> bool:
