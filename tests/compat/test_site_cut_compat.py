@@ -14,7 +14,6 @@ each release (raw v8 from clang 14 and 16, v10 from 19 and 22).
 from __future__ import annotations
 
 import re
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -37,12 +36,6 @@ MERGES = {
 }
 
 
-def _real(tool: Path, args: list[str]) -> subprocess.CompletedProcess[bytes]:
-    proc = subprocess.run([str(tool), *args], capture_output=True, timeout=300)
-    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
-    return proc
-
-
 @pytest.mark.parametrize("text", [False, True], ids=["indexed", "text"])
 @pytest.mark.parametrize("merge", sorted(MERGES))
 @pytest.mark.parametrize("release", RELEASES)
@@ -60,7 +53,7 @@ def test_merges_that_cut_sites_match_llvm_profdata(
     named = {f"r{index}": path for index, path in enumerate(files, 1)}
     args = tools.named_args(MERGES[merge], named) + (["--text"] if text else [])
     theirs, ours = tmp_path / "llvm.out", tmp_path / "profdata.out"
-    _real(tool, ["merge", *args, "-o", str(theirs)])
+    tools.run_tool_ok(tool, ["merge", *args, "-o", str(theirs)])
     result = run_profdata(f"--llvm-release={release}", "merge", *args, "-o", str(ours))
     assert result.code == 0, result.stderr
     expected, got = theirs.read_bytes(), ours.read_bytes()
@@ -80,15 +73,15 @@ def test_the_merges_do_cut_and_show_alike(
     tool = llvm_profdata(release)
     files = many_targets_runs(release)
     merged = tmp_path / "merged.profdata"
-    _real(tool, ["merge", *map(str, files), "-o", str(merged)])
+    tools.run_tool_ok(tool, ["merge", *map(str, files), "-o", str(merged)])
     flags = ["--all-functions", "--ic-targets", "--memop-sizes"]
     union: set[str] = set()
     for path in files:
-        union |= _targets(_real(tool, ["show", *flags, str(path)]).stdout.decode())
-    kept = _targets(_real(tool, ["show", *flags, str(merged)]).stdout.decode())
+        union |= _targets(tools.run_tool_ok(tool, ["show", *flags, str(path)]).stdout.decode())
+    kept = _targets(tools.run_tool_ok(tool, ["show", *flags, str(merged)]).stdout.decode())
     assert len(union) > 255 and len(kept) == 255 and kept < union
     for show in (flags, [*flags, "--counts", "--function=dispatch"], ["--detailed-summary"]):
-        expected = _real(tool, ["show", *show, str(merged)]).stdout
+        expected = tools.run_tool_ok(tool, ["show", *show, str(merged)]).stdout
         result = run_profdata(f"--llvm-release={release}", "show", *show, str(merged))
         assert result.code == 0, result.stderr
         assert result.stdout == expected, first_difference(expected, result.stdout)

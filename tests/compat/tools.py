@@ -52,6 +52,13 @@ def run_tool(
     return subprocess.run([str(tool), *args], cwd=cwd, capture_output=True, timeout=300)
 
 
+def run_tool_ok(tool: Path, args: Sequence[str]) -> subprocess.CompletedProcess[bytes]:
+    """:func:`run_tool` of a command that must succeed (it makes a test's inputs)."""
+    proc = run_tool(tool, args)
+    assert proc.returncode == 0, proc.stderr.decode(errors="replace")
+    return proc
+
+
 def named_args(spec: Sequence[str], named: Mapping[str, str | Path]) -> list[str]:
     """A command's arguments with the inputs' short names (also inside ``W,NAME``) replaced
     by their paths; other arguments as they are."""

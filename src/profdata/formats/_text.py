@@ -57,6 +57,18 @@ def int_of_digits(digits: str | bytes, radix: int = 10) -> int:
     return int(body, radix) if body else 0
 
 
+_U64_DIGITS = 20  # digits of 2**64-1; longer digit strings (leading zeros) need parse_uint
+
+
+def plain_u64s(lines: Sequence[bytes]) -> list[int] | None:
+    """Lines that are all plain decimals (at most 20 digits, at most 2**64-1) as their
+    values in one pass; None if one is not (:func:`parse_uint` then reads each)."""
+    if not all(map(bytes.isdigit, lines)) or max(map(len, lines), default=0) > _U64_DIGITS:
+        return None
+    values = list(map(int, lines))
+    return None if values and max(values) >> 64 else values
+
+
 def parse_uint(text: bytes, radix: int = 10, bits: int = 64) -> int | None:
     """``StringRef::getAsInteger`` for an unsigned ``bits``-wide type; None where LLVM fails.
 

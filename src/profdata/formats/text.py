@@ -35,7 +35,13 @@ from profdata.errors import (
     TruncatedError,
 )
 from profdata.formats import InstrFormat, register
-from profdata.formats._text import LLVM_WHITESPACE, LineCursor, parse_uint, show_line
+from profdata.formats._text import (
+    LLVM_WHITESPACE,
+    LineCursor,
+    parse_uint,
+    plain_u64s,
+    show_line,
+)
 from profdata.model.instr import (
     Counts,
     InstrProfile,
@@ -84,8 +90,6 @@ _BAD_COUNT = f"{_MALFORMED}: count is invalid"
 _BAD_BITMAP_BYTE = f"{_MALFORMED}: bitmap byte is not a valid integer"
 _BAD_NUM_VALUE_KINDS = f"{_MALFORMED}: number of value kinds is invalid"
 _BAD_VALUE_KIND = f"{_MALFORMED}: value kind is invalid"
-_U64_MAX = (1 << 64) - 1
-_U64_DIGITS = len(str(_U64_MAX))  # longer digit strings (leading zeros) go through parse_uint
 _IPVK_LAST = max(ValueKind)  # the reader accepts LLVM 22's kinds
 
 #: isPrint() or isSpace() in the C locale.
@@ -262,9 +266,8 @@ def _read_counts(cur: LineCursor, num_counters: int) -> Counts:
     """The counter lines, checked and converted in one pass; the slow path only locates errors."""
     chunk = cur.take(num_counters)
     start = cur.index - len(chunk)
-    plain = all(map(bytes.isdigit, chunk)) and max(map(len, chunk), default=0) <= _U64_DIGITS
-    values = [int(x) for x in chunk] if plain else None  # else parse_uint reads each
-    if values is None or (values and max(values) > _U64_MAX):
+    values = plain_u64s(chunk)
+    if values is None:
         parsed = [parse_uint(text) for text in chunk]
         for i, text in enumerate(chunk):
             if parsed[i] is None:

@@ -13,7 +13,7 @@ whose records are built only if someone asks for them.
 It reads what llvm-profdata writes and declines (None) anything else: header
 lines other than the plain flags, temporal traces, bitmap blocks, vtable
 values, numbers that are not plain decimals, a value kind out of order or
-twice in a record, carriage returns, or any error.  The line reader then
+twice in a record, or any error.  The line reader then
 reads the file and reports what is wrong, so both give the same profile or
 the same error (``tests/property/test_text_columns.py`` holds the two to
 equal profiles).
@@ -24,7 +24,7 @@ from __future__ import annotations
 import numpy as np
 
 from profdata.errors import ProfdataError
-from profdata.formats._text import LineCursor, parse_uint
+from profdata.formats._text import LineCursor, parse_uint, plain_u64s
 from profdata.formats.text import read_header
 from profdata.model.instr import InstrProfile, RecordColumns
 from profdata.model.kinds import ProfileKind, ValueKind
@@ -32,8 +32,6 @@ from profdata.model.names import md5_hashes, name_str
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
 
 _EXTERNAL_SYMBOL = b"** External Symbol **"
-_MAX_DIGITS = 20  # u64 max has 20 digits
-_U64_MAX = (1 << 64) - 1
 _CALL = int(ValueKind.INDIRECT_CALL_TARGET)
 _MEMOP = int(ValueKind.MEMOP_SIZE)
 _KINDS = max(ValueKind) + 1  # value kinds a record may list
@@ -44,22 +42,26 @@ class _Decline(Exception):
 
 
 def read_columns(data: bytes | memoryview) -> InstrProfile | None:
-    """The profile, or None where the line reader must read it (see the module docstring)."""
-    raw = bytes(data)
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        raw = raw[:nul]
-    if b"\r" in raw:
-        return None
-    lines = [line for line in raw.split(b"\n") if line and line[0] != 0x23]  # '#'
+    """The profile, or None where the line reader must read it (see the module docstring).
+
+    The lines and the header are the line reader's own (:class:`LineCursor`,
+    :func:`read_header`), so both readers see the same visible lines.
+    """
+    cur = LineCursor(data)
+    header = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
     try:
-        return _read(lines)
+        read_header(cur, header)
+    except ProfdataError:
+        return None
+    if header.kind & ProfileKind.TEMPORAL:
+        return None  # traces follow their header line
+    try:
+        return _read(cur.lines, cur.index, header)
     except _Decline:
         return None
 
 
-def _read(lines: list[bytes]) -> InstrProfile:
-    kind, explicit_frontend, at = _header(lines)
+def _read(lines: list[bytes], at: int, header: InstrProfile) -> InstrProfile:
     walk = _Walk(lines, at)
     walk.run()
     names_bytes = [lines[i] for i in walk.name_lines]
@@ -84,27 +86,12 @@ def _read(lines: list[bytes]) -> InstrProfile:
     )
     return TableProfile(
         table=table,
-        kind=kind,
+        kind=header.kind,
         format="text",
         symbols=symbols,
-        explicit_frontend=explicit_frontend,
+        explicit_frontend=header.explicit_frontend,
         without_bitmap_block=frozenset(range(len(names))),
     )
-
-
-def _header(lines: list[bytes]) -> tuple[ProfileKind, bool, int]:
-    """The header's flags, read by the line reader's own code; where the records start."""
-    at = 0
-    while at < len(lines) and lines[at].startswith(b":"):
-        at += 1
-    profile = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
-    try:
-        read_header(LineCursor(b"\n".join(lines[:at])), profile)
-    except ProfdataError as exc:
-        raise _Decline from exc
-    if profile.kind & ProfileKind.TEMPORAL:
-        raise _Decline  # traces follow their header line
-    return profile.kind, profile.explicit_frontend, at
 
 
 class _Walk:
@@ -143,11 +130,8 @@ class _Walk:
             if hashed[:1] == b"0" and len(hashed) > 1:
                 raise _Decline  # read with LLVM's radix sensing: octal
             hashes.append(hashed)
-            counted = lines[at + 2]
-            if not counted.isdigit() or len(counted) > 10:
-                raise _Decline
-            count = int(counted)
-            if count == 0 or count >= 1 << 32 or at + 3 + count > end:
+            count = _small(lines[at + 2])
+            if count == 0 or at + 3 + count > end:
                 raise _Decline
             counters.extend(lines[at + 3 : at + 3 + count])
             lengths.append(count)
@@ -208,21 +192,17 @@ def _decoded(names: list[bytes]) -> list[str]:
 
 
 def _small(line: bytes) -> int:
-    """A plain decimal u32 line (the line reader's numbers of counters, kinds, sites)."""
-    if not line.isdigit() or len(line) > 10:
-        raise _Decline
-    value = int(line)
-    if value >= 1 << 32:
+    """A decimal u32 line (the line reader's numbers of counters, kinds, sites)."""
+    value = parse_uint(line, 10, 32)
+    if value is None:
         raise _Decline
     return value
 
 
 def _numbers(lines: list[bytes]) -> np.ndarray:
     """Plain decimal u64 lines as an array (counters, hashes)."""
-    if not all(map(bytes.isdigit, lines)) or max(map(len, lines), default=0) > _MAX_DIGITS:
-        raise _Decline
-    values = list(map(int, lines))
-    if values and max(values) > _U64_MAX:
+    values = plain_u64s(lines)
+    if values is None:
         raise _Decline
     return np.array(values, dtype=np.uint64)
 

@@ -330,9 +330,10 @@ class FastMerge:
         group, first = self.group, ahead.loaded
         if self.options.remapping or ahead.mapped is None:
             return
-        indexed = group is not None and not isinstance(group.shape, RawShape)
+        run = ahead.run
+        indexed = group is not None and not isinstance(group.shape, RawShape) and run is not None
         text = group is None and isinstance(first, InstrProfile) and first.format == "text"
-        if not (indexed and ahead.run is not None) and not text:
+        if not (indexed or text):
             return
         mapped = _map(then.path)
         if mapped is None:
@@ -345,11 +346,11 @@ class FastMerge:
             return
         raw_group, _ = grouped
         known = None
-        if group is not None and ahead.run is not None:  # an indexed profile
+        if group is not None and run is not None:  # an indexed profile (``indexed``)
             shape = group.shape
             known = crossing(shape, shape.names, raw_group.shape, raw_group.names)
-            run = None if known is None else known.run(ahead.run)
-        else:
+            run = None if known is None else known.run(run)
+        else:  # a text profile (``text``)
             assert isinstance(first, InstrProfile)
             run = table_run(first, raw_group.shape, raw_group.record_index)
         if run is None:
