@@ -29,7 +29,7 @@ pytestmark = pytest.mark.compat
 
 RELEASES = (14, 16, 19, 22)
 #: merges of r1-r3 (raw runs), i1 (indexed from r1), i12 (from r1 and r2), s1
-#: (``--sparse`` from r1) and t1 (text from r1)
+#: (``--sparse`` from r1), t1 and t2 (text from r1, r2)
 MERGES = {
     "incremental": ["i12", "r3"],
     "raw-first": ["r3", "i1", "r2"],
@@ -41,6 +41,8 @@ MERGES = {
     "sparse-in": ["s1", "r2", "r3"],
     "text-first": ["t1", "r2", "r3"],
     "text-between": ["--num-threads=2", "r2", "t1", "i12", "r3"],  # two per context
+    "text-only": ["t1"],
+    "texts": ["--weighted-input=2,t1", "t2", "i1"],
 }
 
 
@@ -62,8 +64,9 @@ def mixed_inputs(
                 ("i12", runs[:2]),
                 ("s1", ["--sparse", runs[0]]),
                 ("t1", ["--text", runs[0]]),
+                ("t2", ["--text", runs[1]]),
             ):
-                out = where / f"{name}.prof{'text' if name == 't1' else 'data'}"
+                out = where / f"{name}.prof{'text' if name[0] == 't' else 'data'}"
                 tools.run_tool_ok(tool, ["merge", *map(str, args), "-o", str(out)])
                 named[name] = out
             made[release] = named

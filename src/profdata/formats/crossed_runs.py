@@ -38,10 +38,11 @@ from profdata.model.record_table import record_table
 
 if TYPE_CHECKING:
     from profdata.formats.indexed_runs import IndexedShape
+    from profdata.formats.table_shapes import TableShape
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
-Shape: TypeAlias = "RawShape | IndexedShape"
+Shape: TypeAlias = "RawShape | IndexedShape | TableShape"
 
 _INDIRECT = int(ValueKind.INDIRECT_CALL_TARGET)
 
@@ -56,8 +57,6 @@ class CrossedRun(RawRun):
     records: Ints | None = None
     #: the counters as the run holds them (LLVM names the first too large one in that order)
     own_counts: U64s | None = None
-    #: the profile an indexed or text run comes from (its traces, binary ids, vtable names)
-    profile: InstrProfile | None = None
 
 
 @dataclass(frozen=True, eq=False)
@@ -103,7 +102,7 @@ class Crossing:
             source=self.source,
             records=self.records,
             own_counts=run.counts,
-            profile=getattr(run, "profile", None),
+            profile=run.profile,
         )
 
     @cached_property

@@ -256,9 +256,7 @@ def _pairs(words: FileWords, rows: ValueRecords) -> tuple[U64s, U64s]:
     return words.at[at].astype(np.uint64), words.at[at + 8].astype(np.uint64)
 
 
-def indexed_shape(
-    view: memoryview, path: str | None = None
-) -> tuple[IndexedShape, IndexedRun] | None:
+def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedShape, RawRun] | None:
     """The shape of an indexed profile and the profile read as a run of it (decoding it
     once, not once for each); None if its runs cannot be merged as arrays."""
     decoded = _decode(view, path)
@@ -302,7 +300,7 @@ def indexed_shape(
 
 def read_indexed_run(
     view: memoryview, shape: IndexedShape, path: str | None = None
-) -> IndexedRun | None:
+) -> RawRun | None:
     """The counters and values of an indexed profile of ``shape``; None if it has another."""
     decoded = _decode(view, path)
     if decoded is None or not shape.layout.same(decoded.layout):
@@ -310,7 +308,7 @@ def read_indexed_run(
     return _run_of(decoded, shape)
 
 
-def _run_of(decoded: _Decoded, shape: IndexedShape) -> IndexedRun | None:
+def _run_of(decoded: _Decoded, shape: IndexedShape) -> RawRun | None:
     bulk = decoded.bulk
     counts = bulk.columns.counts  # gathered by the bulk decoder
     bitmaps = bulk.bitmap_bytes()
@@ -327,17 +325,10 @@ def _run_of(decoded: _Decoded, shape: IndexedShape) -> IndexedRun | None:
     if len(sizes) and int(sizes.max()) >> shape.id_bits:
         return None
     ids[~calls] = sizes.astype(np.int64)
-    return IndexedRun(
+    return RawRun(
         counts, bitmaps, entry_site, ids, decoded.entry_counts, site_lengths, (),
         profile=decoded.profile,
     )  # fmt: skip
 
 
-@dataclass(eq=False)
-class IndexedRun(RawRun):
-    """A run read from an indexed profile: the profile carries its traces, ids and names."""
-
-    profile: indexed.IndexedProfile | None = None
-
-
-__all__ = ["IndexedRun", "IndexedShape", "Vocabulary", "indexed_shape", "read_indexed_run"]
+__all__ = ["IndexedShape", "Vocabulary", "indexed_shape", "read_indexed_run"]

@@ -297,6 +297,9 @@ class RawRun:
     #: the first ``calls`` entries are those of indirect-call sites, the rest memop sizes
     #: (None: the entries are not put apart by kind)
     calls: int | None = None
+    #: the profile an indexed or text run was read from, which carries what the arrays do
+    #: not (traces, binary ids, vtable names); None for a raw run
+    profile: InstrProfile | None = None
 
 
 # -- the shape ------------------------------------------------------------------------

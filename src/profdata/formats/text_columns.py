@@ -70,7 +70,8 @@ def _read(lines: list[bytes], at: int, header: InstrProfile) -> InstrProfile:
     lengths = np.array(walk.lengths, dtype=np.int64)
     names = _decoded(names_bytes)
     values, value_counts, targets = _value_data(walk)
-    symbols = _symbols(walk, md5_hashes(names_bytes), names, targets)
+    name_hashes = md5_hashes(names_bytes)
+    symbols = _symbols(walk, name_hashes, names, targets)
     table = RecordTable(
         RecordColumns(names, hashes, counts, lengths),
         np.zeros(len(names), dtype=np.int64),
@@ -83,6 +84,7 @@ def _read(lines: list[bytes], at: int, header: InstrProfile) -> InstrProfile:
             values=values,
             counts=value_counts,
         ),
+        np.array(name_hashes, dtype=np.uint64),
     )
     return TableProfile(
         table=table,

@@ -28,9 +28,12 @@ reference, and the tests hold the two side by side):
   context that only receives another's records takes that context's
   iteration order as its first-seen order.
 
-A run of the same binary in another shape -- an indexed or text profile
-among raw runs, or the reverse -- is mapped onto the group's shape record
-for record (:mod:`profdata.formats.crossed_runs`) and merged the same way.
+The group's shape comes from the first input: a raw run's layout, an
+indexed profile's, or a text profile's records
+(:mod:`profdata.formats.table_shapes`).  A run of the same binary in another
+shape -- an indexed or text profile among raw runs, or the reverse -- is
+mapped onto the group's shape record for record
+(:mod:`profdata.formats.crossed_runs`) and merged the same way.
 Whenever a run cannot be merged this way -- another binary, a profile
 without some of the records, pseudo counts, one value twice in a site
 (unknown indirect-call targets all become 0, and LLVM pairs such duplicates
@@ -111,12 +114,13 @@ from profdata.ops.merge_value_store import (
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
 from profdata.reaping import reap_later
 
-if TYPE_CHECKING:  # the indexed side is imported when an indexed input comes
+if TYPE_CHECKING:  # the indexed and text sides are imported when such an input comes
     from profdata.formats.indexed_runs import IndexedShape
+    from profdata.formats.table_shapes import TableShape
 
 Ints = npt.NDArray[np.int64]
-#: what the inputs of a group share: raw runs or indexed profiles of one binary
-Shape: TypeAlias = "RawShape | IndexedShape"
+#: what the inputs of a group share: raw runs, indexed or text profiles of one binary
+Shape: TypeAlias = "RawShape | IndexedShape | TableShape"
 U64s = npt.NDArray[np.uint64]
 Bytes = npt.NDArray[np.uint8]
 Loaded = InstrProfile | ProfdataError
@@ -311,29 +315,23 @@ class FastMerge:
         An indexed or text profile followed by raw runs (one of the next few
         inputs, ``later``, is one) is the incremental merge: the group is then
         made from that raw run, and the first input crosses onto it once (see
-        :meth:`_regroup`).  An indexed profile would make a group itself, but
-        every raw run would then cross onto it (4-5 ms more per run for the
-        bench's 100k functions); a text profile makes none.
+        :meth:`_regroup`).  The first input's own shape would do, but every
+        raw run would then cross onto it (4-5 ms more per run for the bench's
+        100k functions).
         """
         if self.group is None and not self.started and not self.gave_up:
             self._ahead = self._read_input(entry)
-            if self.group is None or not isinstance(self.group.shape, RawShape):
+            if self.group is not None and not isinstance(self.group.shape, RawShape):
                 then = next((e for e in later[:_LOOK_FOR_RAW] if _looks_raw(e.path)), None)
                 if then is not None:
                     self._regroup(self._ahead, then)
 
     def _regroup(self, ahead: _Input, then: WeightedFile) -> None:
         """Make the group from ``then`` if it is a raw run onto whose shape the first input
-        (indexed, or text, which makes no group) crosses; the first input becomes that
-        crossed run.  Otherwise nothing changes (the raw run read here is read again as
-        it comes)."""
-        group, first = self.group, ahead.loaded
-        if self.options.remapping or ahead.mapped is None:
-            return
-        run = ahead.run
-        indexed = group is not None and not isinstance(group.shape, RawShape) and run is not None
-        text = group is None and isinstance(first, InstrProfile) and first.format == "text"
-        if not (indexed or text):
+        (indexed or text) crosses; the first input becomes that crossed run.  Otherwise
+        nothing changes (the raw run read here is read again as it comes)."""
+        group, run = self.group, ahead.run
+        if self.options.remapping or ahead.mapped is None or group is None or run is None:
             return
         mapped = _map(then.path)
         if mapped is None:
@@ -345,18 +343,12 @@ class FastMerge:
         if grouped is None:
             return
         raw_group, _ = grouped
-        known = None
-        if group is not None and run is not None:  # an indexed profile (``indexed``)
-            shape = group.shape
-            known = crossing(shape, shape.names, raw_group.shape, raw_group.names)
-            run = None if known is None else known.run(run)
-        else:  # a text profile (``text``)
-            assert isinstance(first, InstrProfile)
-            run = table_run(first, raw_group.shape, raw_group.record_index)
-        if run is None:
+        known = crossing(group.shape, group.shape.names, raw_group.shape, raw_group.names)
+        crossed = None if known is None else known.run(run)
+        if known is None or crossed is None:
             return
-        self.group, self.crossings = raw_group, [] if known is None else [known]
-        ahead.run = run
+        self.group, self.crossings = raw_group, [known]
+        ahead.run = crossed
 
     def add(self, ctx_index: int, entry: WeightedFile, reporter: Reporter) -> Loaded | None:
         """Merge one input; None if done (merged, skipped or failed), else the input read
@@ -581,15 +573,9 @@ class FastMerge:
         assert group is not None
         shape = group.shape
         origin: Shape = shape
-        extras = None  # indexed and text runs carry the rest of their profile
-        if isinstance(run, CrossedRun):
-            origin = run.source if run.source is not None else shape
-            extras = run.profile
-        elif not isinstance(shape, RawShape):
-            from profdata.formats.indexed_runs import IndexedRun
-
-            assert isinstance(run, IndexedRun)
-            extras = run.profile
+        if isinstance(run, CrossedRun) and run.source is not None:
+            origin = run.source
+        extras = run.profile  # indexed and text runs carry the rest of their profile
         keep = self.options.keep_vtable_symbols
         if keep and extras is not None and vtable_names_error(extras) is not None:
             return False  # the long way counts the failure against the input
@@ -1101,6 +1087,10 @@ def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] |
         from profdata.formats.indexed_runs import indexed_shape
 
         shaped = indexed_shape(view)
+    elif profile.format == "text":
+        from profdata.formats.table_shapes import table_shape
+
+        shaped = table_shape(profile)
     if shaped is None or bool(np.any(shaped[0].hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
         return None
     return shaped
@@ -1120,8 +1110,10 @@ def _looks_raw(path: str) -> bool:
 def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:
     if isinstance(shape, RawShape):
         return read_run(view, shape)
-    from profdata.formats.indexed_runs import read_indexed_run
+    from profdata.formats.indexed_runs import IndexedShape, read_indexed_run
 
+    if not isinstance(shape, IndexedShape):
+        return None  # nothing reads as a text's run: other texts cross onto it
     return read_indexed_run(view, shape, path)
 
 

@@ -25,10 +25,11 @@ from profdata.formats.crossed_runs import Crossing, Shape, crossing
 from profdata.formats.indexed_runs import indexed_shape
 from profdata.formats.raw_columns import shape_of
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
-from profdata.model.kinds import ProfileKind
+from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
 from profdata.ops import merge_fast
 from profdata.releases import release
+from tests.conftest import GOLDEN
 from tests.unit.ops.test_merge_fast import (
     CALL,
     MEMOP,
@@ -39,6 +40,7 @@ from tests.unit.ops.test_merge_fast import (
 )
 
 Files = list[tuple[Path, int]]
+VTABLE = ValueKind.VTABLE_TARGET
 
 
 def _mixed(
@@ -121,11 +123,12 @@ def _run(seed: int, *, zero: int | None = None) -> InstrProfile:
 @pytest.mark.parametrize("threads", [0, 1, 2, 3])
 @pytest.mark.parametrize(
     "pattern",
-    ["irrr", "rrri", "rirri", "iirr", "riir", "trrr", "rrtr", "tirr", "ritr"],
+    ["irrr", "rrri", "rirri", "iirr", "riir", "trrr", "rrtr", "tirr", "ritr", "t", "tt", "tit"],
 )
 def test_mixes_of_one_binary_stay_fast(tmp_path: Path, pattern: str, threads: int) -> None:
     """Indexed or text first (the incremental merge) or raw first, in any order and any
-    writer context: every input is merged as arrays, with the record merge's result."""
+    writer context, or text alone (its table is the group's shape): every input is merged
+    as arrays, with the record merge's result."""
     weights = [1, 2, 1, 3, 1][: len(pattern)]
     mixed = _mixed(tmp_path, [_run(seed) for seed in range(len(pattern))], weights)
     files = [mixed[kind][k] for k, kind in enumerate(pattern)]
@@ -180,11 +183,54 @@ def test_an_indexed_profile_then_raw_runs_group_by_the_raw_run(
     assert crossed == ["IndexedShape"]
     crossed.clear()
     assert assert_same([mixed["t"][0], raw[1], raw[2], raw[0]], threads=threads)
-    assert crossed == []  # a text profile has no shape: mapped on its own
+    assert crossed == ["TableShape"]  # the text's own shape crosses once, as the indexed
     crossed.clear()
     sparse = _write_indexed(tmp_path, [_without(open_instr(raw[0][0]), _NAMES[7])], [1])
     assert not assert_same([sparse[0], raw[1], raw[2]], threads=threads)
     assert set(crossed) <= {"IndexedShape", "RawShape"}
+
+
+def test_a_text_with_a_function_twice_goes_record_by_record(tmp_path: Path) -> None:
+    """A text profile may list one (name, hash) twice, which the text reader sums: no
+    shape (a group's records are distinct), the record-by-record merge reads it alone
+    and with others, and stays the same as the fast one would be."""
+    profile = _run(1)
+    twice = InstrProfile(kind=ProfileKind.IR, records=[*profile.records, profile.records[3]])
+    path = tmp_path / "twice.proftext"
+    path.write_bytes(text_format.write(twice, release(22)))
+    raw = _write(tmp_path, [_run(2)], [1])
+    assert not assert_same([(path, 1)])
+    assert not assert_same([(path, 2), (path, 1)])
+    assert not assert_same([(path, 1), raw[0]])
+    assert not assert_same([raw[0], (path, 1)])
+
+
+def _texts() -> list[Path]:
+    """The golden programs' text profiles (every instrumentation mode of 14-22)."""
+    return sorted((GOLDEN / "programs").glob("l*/*.proftext"))
+
+
+@pytest.mark.parametrize("path", _texts(), ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_golden_texts_alone_and_weighted(path: Path) -> None:
+    """A text profile converted alone, weighted, and merged with itself: as arrays where its
+    table makes a shape, always with the record-by-record merge's result."""
+    rel = int(path.parent.name[1:3])
+    for files, threads in (([(path, 1)], 0), ([(path, 3)], 0), ([(path, 1), (path, 2)], 2)):
+        assert_same(files, rel=rel, threads=threads)
+
+
+def test_golden_texts_stay_fast_unless_declined() -> None:
+    """The golden texts exercise the array path: all but those with temporal traces,
+    vtable values or bitmaps (which some records lack) stay on it."""
+    texts = _texts()
+    if not texts:
+        pytest.skip("no golden texts")
+    for path in texts:
+        profile = open_instr(path)
+        declined = bool(profile.kind & ProfileKind.TEMPORAL) or any(
+            rec.bitmap or VTABLE in rec.sites_by_kind() for rec in profile.records
+        )
+        assert assert_same([(path, 1)], rel=int(path.parent.name[1:3])) != declined, path
 
 
 def _without(profile: InstrProfile, name: str) -> InstrProfile:
