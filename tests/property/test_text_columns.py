@@ -13,13 +13,19 @@ grown, kinds reordered, lines dropped or repeated, carriage returns.
 
 from __future__ import annotations
 
+import os
+from collections.abc import Callable
+from typing import TypeVar
+from unittest import mock
+
 import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from profdata import offload
 from profdata.errors import ProfdataError
-from profdata.formats import text
+from profdata.formats import text, text_columns
 from profdata.formats.text_columns import read_columns
 from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ValueKind
@@ -27,6 +33,8 @@ from profdata.releases import release
 from profdata.testing.strategies import instr_profiles
 
 pytestmark = pytest.mark.property
+T = TypeVar("T")
+U = TypeVar("U")
 
 _CHANGES = (
     b"0",  # prefix: leading zero (a hash then reads as octal)
@@ -47,12 +55,35 @@ def _line_read(data: bytes) -> InstrProfile | ProfdataError:
         return exc
 
 
+def _in_turn(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U]:
+    """``offload.in_two`` without the fork: both parts read here, one after the other."""
+    return here(), there()
+
+
+def _read_cut(data: bytes) -> InstrProfile | None:
+    """The column reader with any text of two or more records cut in two parts."""
+    with (
+        mock.patch.object(text_columns, "_SPLIT_BYTES", 0),
+        mock.patch.object(text_columns, "in_two", _in_turn),
+    ):
+        return read_columns(data)
+
+
 def _assert_same(data: bytes) -> bool:
-    """Both readers agree on ``data``; whether the column reader read it."""
+    """Both readers agree on ``data``, read whole and cut in two; whether the column
+    reader read it (whole)."""
+    cut = _read_cut(data)
+    if cut is not None:
+        _assert_profile(cut, _line_read(data))
     columns = read_columns(data)
-    lines = _line_read(data)
     if columns is None:
         return False
+    _assert_profile(columns, _line_read(data))
+    assert cut is not None, "declined when cut, read whole"
+    return True
+
+
+def _assert_profile(columns: InstrProfile, lines: InstrProfile | ProfdataError) -> None:
     assert isinstance(lines, InstrProfile), f"the line reader fails: {lines}"
     assert columns.kind == lines.kind
     assert columns.explicit_frontend == lines.explicit_frontend
@@ -65,7 +96,6 @@ def _assert_same(data: bytes) -> bool:
         assert (a.name, a.hash, a.bitmap) == (b.name, b.hash, b.bitmap)
         assert np.array_equal(a.counts, b.counts) and a.counts.dtype == b.counts.dtype
         assert list(a.value_sites.items()) == list(b.value_sites.items())
-    return True
 
 
 #: what the column reader reads: no bitmaps, no vtable targets
@@ -168,3 +198,48 @@ def test_the_bench_like_text_reads_in_columns() -> None:
     profile = read_columns(data)
     assert profile is not None
     assert [r.name for r in profile.records] == ["main", "foo"]
+
+
+def _record(name: bytes, counters: int, values: list[bytes]) -> list[bytes]:
+    """A record as llvm-profdata writes it, with one call site of ``values`` (if any)."""
+    lines = [name, b"# Func Hash:", b"7", b"# Num Counters:", str(counters).encode()]
+    lines += [b"# Counter Values:", *[b"1"] * counters]
+    if values:
+        lines += [b"# Num Value Kinds:", b"1", b"# ValueKind = IPVK_IndirectCallTarget:", b"0"]
+        count = sum(not value.startswith(b"#") for value in values)
+        lines += [b"# NumValueSites:", b"1", str(count).encode(), *values]
+    return [*lines, b""]
+
+
+def test_a_cut_where_no_record_starts_reads_whole() -> None:
+    """A ``# Func Hash:`` comment inside a value site (a hand-edited text) puts the cut
+    there: the first part ends inside the site, and the text is read whole instead."""
+    lines = [b":ir", *_record(b"main", 200, [b"foo:5", b"# Func Hash:", b"bar:3"])]
+    data = b"\n".join([*lines, *_record(b"foo", 1, []), *_record(b"bar", 1, [])])
+    body = text_columns._body_start(data)
+    assert data[text_columns._cut(data, body) :].startswith(b"foo:5\n")
+    assert _assert_same(data)
+    assert _read_cut(data) is not None
+
+
+@pytest.mark.parametrize("name", [b"17", b"$x", b"# c"])
+def test_no_cut_before_a_line_the_record_before_would_read(name: bytes) -> None:
+    """The record before a cut looks at the line after it (a u32 starts a value block,
+    ``$`` a bitmap block), and a comment is no record: no cut before such a line."""
+    lines = [b":ir", *_record(b"main", 200, []), *_record(name, 1, [])]
+    data = b"\n".join([*lines, *_record(b"foo", 1, [])])
+    assert text_columns._cut(data, text_columns._body_start(data)) is None
+    _assert_same(data)
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
+def test_the_second_part_read_in_a_forked_process(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The second part comes back from a forked child, pickled, as read here."""
+    monkeypatch.setattr(offload, "may_fork", lambda: True)
+    monkeypatch.setattr(text_columns, "_SPLIT_BYTES", 0)
+    records = [_record(f"f{k}".encode(), 1 + k % 3, [b"f1:2", b"f2:1"] * (k % 2)) for k in range(9)]
+    data = b"\n".join([b":ir", *[line for record in records for line in record]])
+    assert _assert_same(data)
+    profile = read_columns(data)
+    assert profile is not None
+    assert [r.name for r in profile.records] == [f"f{k}" for k in range(9)]
