@@ -10,13 +10,14 @@ all digits, carry no surrounding whitespace or ``,`` (trace lines) and are not
 from __future__ import annotations
 
 import itertools
+from unittest import mock
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.formats import text
+from profdata.formats import text, text_table
 from profdata.formats._text import LLVM_WHITESPACE
 from profdata.formats.text_table import format_table, record_texts
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, ValueData, ValueSite
@@ -210,5 +211,10 @@ def test_table_writer_writes_what_the_record_writer_writes(
               for r in records]  # fmt: skip
     table = RecordTable.of(records)
     assert format_table(table, symbols, rel) == b"".join(blocks)
+    with (  # in two halves (the second made here too, not in a child)
+        mock.patch.object(text_table, "_SPLIT_RECORDS", 1),
+        mock.patch.object(text_table, "in_two", lambda here, there: (here(), there())),
+    ):
+        assert format_table(table, symbols, rel) == b"".join(blocks)
     blob, bounds = record_texts(table, symbols, rel)
     assert [blob[a:b].tobytes() for a, b in itertools.pairwise(bounds)] == blocks
