@@ -14,6 +14,8 @@ has value sites to print or is dumped with ``--text``.
 
 from __future__ import annotations
 
+from functools import partial
+
 import numpy as np
 
 from profdata.formats.row_text import RowText
@@ -21,6 +23,7 @@ from profdata.model.instr import PSEUDO_HOT, InstrProfile
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import ENCODING, ERRORS
 from profdata.model.summary import ProfileSummary
+from profdata.offload import in_two
 from profdata.ops.show import (
     CODE,
     ItemKind,
@@ -80,14 +83,39 @@ def render_streamed_bytes(report: ShowReport) -> bytes:
 _CHUNK = 4096
 
 
+#: chunks from which the second half is rendered by a forked process when a CPU is idle
+_SPLIT_CHUNKS = 4
+
+
 def _render_items(report: ShowReport) -> list[bytes]:
-    """What each contributing record prints, in chunks of records (see :mod:`row_text`)."""
+    """What each contributing record prints, in chunks of records (see :mod:`row_text`);
+    with many chunks the second half rendered by a forked child, if a CPU is idle for it
+    (a chunk depends on the report alone)."""
     total = len(report.item_rows)
     blocks = np.flatnonzero(_is_block(report.item_codes))
     first = int(blocks[0]) if len(blocks) else -1  # "Counters:" goes before it
-    return [
-        _render_chunk(report, lo, min(lo + _CHUNK, total), first) for lo in range(0, total, _CHUNK)
-    ]
+    starts = list(range(0, total, _CHUNK))
+    if len(starts) >= _SPLIT_CHUNKS:
+        _prepare(report)
+        half = len(starts) // 2
+        render = partial(_render_chunks, report, total, first)
+        halves = in_two(partial(render, starts[:half]), partial(render, starts[half:]))
+        if halves is not None:
+            return list(halves)
+    return [_render_chunk(report, lo, min(lo + _CHUNK, total), first) for lo in starts]
+
+
+def _render_chunks(report: ShowReport, total: int, first: int, starts: list[int]) -> bytes:
+    return b"".join(_render_chunk(report, lo, min(lo + _CHUNK, total), first) for lo in starts)
+
+
+def _prepare(report: ShowReport) -> None:
+    """Make here, before a fork, what the chunks take from the profile on first use: a
+    child would make it again, and the names' MD5s may be a child's of this process."""
+    if report.options.text or report.options.value_kinds():
+        report.profile.symbols  # noqa: B018 - made on first use
+    if report.profile.cheap_table() is None:
+        report.records  # noqa: B018 - made on first use
 
 
 def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> bytes:
