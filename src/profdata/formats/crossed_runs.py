@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, TypeAlias
 import numpy as np
 import numpy.typing as npt
 
-from profdata.formats.raw_columns import RawRun, RawShape
+from profdata.formats.raw_columns import RawRun, RawShape, value_ids
 from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.record_table import record_table
@@ -75,14 +75,10 @@ class Crossing:
         """``run`` (of the source shape) as a run of the target; None if a value has no
         id in the target (the record-by-record merge takes it then)."""
         target = self.target
-        ids = run.entry_id.copy()
+        own = run.entry_id
         calls = self.source.values.site_kind[run.entry_site] == _INDIRECT
-        mapped = self.call_ids[ids[calls]]
-        if len(mapped) and int(mapped.min()) < 0:
-            return None
-        ids[calls] = mapped
-        sizes = ids[~calls]
-        if len(sizes) and int(sizes.max()) >> target.id_bits:
+        ids = value_ids(own, calls, self.call_ids[own[calls]], target.id_bits)
+        if ids is None:
             return None
         # the entries stay where they are: their sites are renumbered, and so is the order
         # the run holds its sites in
@@ -184,15 +180,9 @@ def table_run(
     entry_site = np.repeat(np.arange(len(site_of), dtype=np.int64), vals.site_lengths)
     values = vals.values
     calls = site_kind[entry_site] == _INDIRECT
-    ids = np.empty(len(values), dtype=np.int64)
-    found = _positions(values[calls], _call_values(target))
-    if len(found) and int(found.min()) < 0:
+    ids = value_ids(values, calls, _positions(values[calls], _call_values(target)), target.id_bits)
+    if ids is None:
         return None
-    ids[calls] = found
-    sizes = values[~calls]
-    if len(sizes) and int(sizes.max()) >> target.id_bits:
-        return None
-    ids[~calls] = sizes.astype(np.int64)
     site_lengths = np.zeros(target.num_sites, dtype=np.int64)
     site_lengths[site_of] = vals.site_lengths
     return CrossedRun(

@@ -30,7 +30,7 @@ from profdata.errors import ProfdataError
 from profdata.formats import indexed
 from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_columns import BulkRecords, value_records
-from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
+from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids, values_of_ids
 from profdata.formats.raw_values import ValueRecords
 from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import distinct, spans
@@ -315,16 +315,10 @@ def _run_of(decoded: _Decoded, shape: IndexedShape) -> RawRun | None:
     site_lengths = decoded.site_lengths
     entry_site = np.repeat(np.arange(shape.num_sites, dtype=np.int64), site_lengths)
     values = decoded.entry_values
-    ids = np.empty(len(values), dtype=np.int64)
     calls = shape.values.site_kind[entry_site] == _INDIRECT
-    where = shape.vocabulary.positions(values[calls])
-    if where is None:
-        return None  # a target outside the vocabulary
-    ids[calls] = where
-    sizes = values[~calls]
-    if len(sizes) and int(sizes.max()) >> shape.id_bits:
-        return None
-    ids[~calls] = sizes.astype(np.int64)
+    ids = value_ids(values, calls, shape.vocabulary.positions(values[calls]), shape.id_bits)
+    if ids is None:
+        return None  # a target outside the vocabulary, or a size too large for an id
     return RawRun(
         counts, bitmaps, entry_site, ids, decoded.entry_counts, site_lengths, (),
         profile=decoded.profile,

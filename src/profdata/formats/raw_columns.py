@@ -280,6 +280,26 @@ def values_of_ids(ids: Ints, kinds: Ints, vocabulary: U64s) -> U64s:
     return out
 
 
+def value_ids(
+    values: npt.NDArray[np.integer],
+    calls: npt.NDArray[np.bool_],
+    call_ids: Ints | None,
+    id_bits: int,
+) -> Ints | None:
+    """Each profiled value's id in a shape: ``call_ids`` for the indirect-call targets
+    (``calls``), its own value for a memop size; None where a target has no id (``call_ids``
+    None, or an id below 0) or a size does not fit in ``id_bits``."""
+    if call_ids is None or (len(call_ids) and int(call_ids.min()) < 0):
+        return None
+    sizes = values[~calls]
+    if len(sizes) and int(sizes.max()) >> id_bits:
+        return None
+    ids = np.empty(len(values), dtype=np.int64)
+    ids[calls] = call_ids
+    ids[~calls] = sizes.astype(np.int64)
+    return ids
+
+
 @dataclass(eq=False)
 class RawRun:
     """One run's data in the shape's order."""

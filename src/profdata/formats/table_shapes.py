@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats.indexed_runs import IndexedValueRows, Vocabulary
-from profdata.formats.raw_columns import RawRun, value_id_bits, values_of_ids
+from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids, values_of_ids
 from profdata.model.instr import InstrProfile, distinct
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hashes, names_bytes
@@ -98,13 +98,10 @@ def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
     known = distinct(np.concatenate([refs, vals.values[calls], np.zeros(1, dtype=np.uint64)]))
     if len(known).bit_length() > id_bits:
         return None
-    sizes = vals.values[~calls]
-    if len(sizes) and int(sizes.max()) >> id_bits:
+    found = np.searchsorted(known, vals.values[calls])  # every target is there
+    ids = value_ids(vals.values, calls, found, id_bits)
+    if ids is None:
         return None
-    vocabulary = Vocabulary.of(known)
-    ids = np.empty(len(vals.values), dtype=np.int64)
-    ids[~calls] = sizes.astype(np.int64)
-    ids[calls] = np.searchsorted(known, vals.values[calls])  # every one is there
     # rows are ordered by record: a record's rows are one blob
     new_blob = np.ones(len(vals.row_record), dtype=bool)
     np.not_equal(vals.row_record[1:], vals.row_record[:-1], out=new_blob[1:])
@@ -123,7 +120,7 @@ def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
             site_kind=site_kind,
             site_record=np.repeat(vals.row_record, vals.row_sites),
         ),
-        vocabulary=vocabulary,
+        vocabulary=Vocabulary.of(known),
         id_bits=id_bits,
     )
     run = RawRun(
