@@ -277,10 +277,9 @@ class _Walk:
     def _values(self, at: int, record: int) -> int:
         """The optional value block of ``record`` starting at line ``at``; the line after."""
         lines = self.lines
-        line = lines[at]
-        if parse_uint(line, 10, 32) is None:
+        kinds = _u32(lines[at])
+        if kinds is None:
             return at  # the next record's name
-        kinds = _small(line)
         if not 0 < kinds <= _KINDS:
             raise _Decline
         at += 1
@@ -323,10 +322,18 @@ def _decoded(names: list[bytes]) -> list[str]:
 
 def _small(line: bytes) -> int:
     """A decimal u32 line (the line reader's numbers of counters, kinds, sites)."""
-    value = parse_uint(line, 10, 32)
+    value = _u32(line)
     if value is None:
         raise _Decline
     return value
+
+
+def _u32(line: bytes) -> int | None:
+    """:func:`parse_uint` of a decimal u32, nine digits or fewer (every count in practice)
+    read without its checks for long ones."""
+    if 0 < len(line) < 10 and line.isdigit():
+        return int(line)
+    return parse_uint(line, 10, 32)
 
 
 def _numbers(lines: list[bytes]) -> np.ndarray:
