@@ -26,6 +26,7 @@ from hypothesis import strategies as st
 from profdata import offload
 from profdata.errors import ProfdataError
 from profdata.formats import text, text_columns
+from profdata.formats._text import parse_uint
 from profdata.formats.text_columns import read_columns
 from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ValueKind
@@ -243,3 +244,17 @@ def test_the_second_part_read_in_a_forked_process(monkeypatch: pytest.MonkeyPatc
     profile = read_columns(data)
     assert profile is not None
     assert [r.name for r in profile.records] == [f"f{k}" for k in range(9)]
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.binary(max_size=12),
+        st.text("0123456789", max_size=12).map(str.encode),
+        st.text("0123456789_ +-\u0663", max_size=11).map(lambda t: t.encode("utf-8")),
+    )
+)
+def test_the_walks_counts_read_as_parse_uint(line: bytes) -> None:
+    """The walk's short cut for counts reads every line as ``parse_uint`` (LLVM's
+    ``getAsInteger``) does: ``int()`` would also take spaces, signs and underscores."""
+    assert text_columns._u32(line) == parse_uint(line, 10, 32)
