@@ -55,6 +55,20 @@ class IndexedValueRows:
     site_kind: Ints  # per site, all rows' sites in order
     site_record: Ints
 
+    @classmethod
+    def of(cls, row_record: Ints, row_kind: Ints, row_sites: Ints) -> IndexedValueRows:
+        """Rows given as (record, kind, sites), each record's rows one blob."""
+        blob_records, row_blob = np.unique(row_record, return_inverse=True)
+        site_row = np.repeat(np.arange(len(row_kind)), row_sites)
+        return cls(
+            blob_records=blob_records.astype(np.int64),
+            row_blob=row_blob.astype(np.int64),
+            row_kind=row_kind,
+            row_sites=row_sites,
+            site_kind=row_kind[site_row],
+            site_record=row_record[site_row],
+        )
+
 
 @dataclass(frozen=True, eq=False)
 class _Layout:
@@ -107,6 +121,16 @@ class Vocabulary:
         lookup = BucketedValues.of(values, _top(values, bits), 1 << bits)
         return cls(values, bits, lookup)
 
+    @classmethod
+    def covering(cls, refs: U64s, targets: U64s, id_bits: int) -> Vocabulary | None:
+        """The vocabulary of a shape whose records' names hash to ``refs`` and whose call
+        sites name ``targets`` (and 0, a target nobody named); None if an id of it would
+        not fit in ``id_bits``."""
+        values = distinct(np.concatenate([refs, targets, np.zeros(1, dtype=np.uint64)]))
+        if len(values).bit_length() > id_bits:
+            return None
+        return cls.of(values)
+
     def positions(self, targets: U64s) -> Ints | None:
         """Each target's position in ``values``; None if one is not there."""
         found = self.lookup.find(targets, _top(targets, self.bits))
@@ -118,8 +142,24 @@ def _top(values: U64s, bits: int) -> Ints:
     return top
 
 
+class VocabularyShape:
+    """What a shape whose call targets are named through a :class:`Vocabulary` (an
+    indexed or a text profile's) answers from its value rows."""
+
+    values: IndexedValueRows
+    vocabulary: Vocabulary  # sorted distinct indirect-call values; an id is a position here
+
+    @property
+    def num_sites(self) -> int:
+        return len(self.values.site_kind)
+
+    def values_of(self, ids: Ints, sites: Ints) -> U64s:
+        """The profiled values behind ``ids`` at ``sites`` (name hashes, memop sizes)."""
+        return values_of_ids(ids, self.values.site_kind[sites], self.vocabulary.values)
+
+
 @dataclass(frozen=True, eq=False)
-class IndexedShape:
+class IndexedShape(VocabularyShape):
     """What every indexed profile of the group shares, and the value vocabulary."""
 
     layout: _Layout
@@ -158,14 +198,6 @@ class IndexedShape:
     @property
     def bitmap_lengths(self) -> Ints:
         return self.layout.bitmap_lengths
-
-    @property
-    def num_sites(self) -> int:
-        return len(self.values.site_kind)
-
-    def values_of(self, ids: Ints, sites: Ints) -> U64s:
-        """The profiled values behind ``ids`` at ``sites`` (name hashes, memop sizes)."""
-        return values_of_ids(ids, self.values.site_kind[sites], self.vocabulary.values)
 
 
 @dataclass(frozen=True, eq=False)
@@ -267,30 +299,20 @@ def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedSha
     assert listing is not None  # the bulk decoder needed it
     quick_refs = listing.items.key_hash[decoded.bulk.item_of]
     columns = decoded.bulk.columns
-    blob_records, row_blob = np.unique(lay.row_owner, return_inverse=True)
-    site_row = np.repeat(np.arange(len(lay.row_kind)), lay.row_sites)
-    rows = IndexedValueRows(
-        blob_records=blob_records.astype(np.int64),
-        row_blob=row_blob.astype(np.int64),
-        row_kind=lay.row_kind,
-        row_sites=lay.row_sites,
-        site_kind=lay.row_kind[site_row],
-        site_record=lay.row_owner[site_row],
-    )
-    sites = np.repeat(np.arange(len(site_row), dtype=np.int64), decoded.site_lengths)
+    rows = IndexedValueRows.of(lay.row_owner, lay.row_kind, lay.row_sites)
+    num_sites = len(rows.site_kind)
+    sites = np.repeat(np.arange(num_sites, dtype=np.int64), decoded.site_lengths)
     calls = rows.site_kind[sites] == _INDIRECT
-    vocabulary = distinct(
-        np.concatenate([quick_refs, decoded.entry_values[calls], np.zeros(1, dtype=np.uint64)])
-    )
-    id_bits = value_id_bits(len(site_row))
-    if len(vocabulary).bit_length() > id_bits:
+    id_bits = value_id_bits(num_sites)
+    vocabulary = Vocabulary.covering(quick_refs, decoded.entry_values[calls], id_bits)
+    if vocabulary is None:
         return None
     shape = IndexedShape(
         layout=lay,
         name_source=lambda: list(columns.names),
         quick_refs=quick_refs,
         values=rows,
-        vocabulary=Vocabulary.of(vocabulary),
+        vocabulary=vocabulary,
         id_bits=id_bits,
         binary_ids=list(decoded.profile.binary_ids),
     )
@@ -325,4 +347,11 @@ def _run_of(decoded: _Decoded, shape: IndexedShape) -> RawRun | None:
     )  # fmt: skip
 
 
-__all__ = ["IndexedShape", "Vocabulary", "indexed_shape", "read_indexed_run"]
+__all__ = [
+    "IndexedShape",
+    "IndexedValueRows",
+    "Vocabulary",
+    "VocabularyShape",
+    "indexed_shape",
+    "read_indexed_run",
+]

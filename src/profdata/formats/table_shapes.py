@@ -25,9 +25,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from profdata.formats.indexed_runs import IndexedValueRows, Vocabulary
-from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids, values_of_ids
-from profdata.model.instr import InstrProfile, distinct
+from profdata.formats.indexed_runs import IndexedValueRows, Vocabulary, VocabularyShape
+from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids
+from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hashes, names_bytes
 from profdata.model.record_table import record_table
@@ -40,7 +40,7 @@ _MEMOP = int(ValueKind.MEMOP_SIZE)
 
 
 @dataclass(frozen=True, eq=False)
-class TableShape:
+class TableShape(VocabularyShape):
     """A text profile's records and value sites, as a group's shape."""
 
     kind: ProfileKind
@@ -51,21 +51,13 @@ class TableShape:
     #: the MD5 of each record's name (a text states no hashes of its own)
     quick_refs: U64s
     values: IndexedValueRows
-    vocabulary: Vocabulary  # sorted distinct indirect-call values; an id is a position here
+    vocabulary: Vocabulary
     id_bits: int
     binary_ids: list[bytes] = field(default_factory=list)  # a text profile holds none
 
     @property
     def name_refs(self) -> U64s:
         return self.quick_refs
-
-    @property
-    def num_sites(self) -> int:
-        return len(self.values.site_kind)
-
-    def values_of(self, ids: Ints, sites: Ints) -> U64s:
-        """The profiled values behind ``ids`` at ``sites`` (name hashes, memop sizes)."""
-        return values_of_ids(ids, self.values.site_kind[sites], self.vocabulary.values)
 
 
 def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
@@ -90,21 +82,18 @@ def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
     refs = table.name_hashes
     if refs is None:
         refs = np.array(md5_hashes(names_bytes(columns.names)), dtype=np.uint64)
-    site_kind = np.repeat(vals.row_kind, vals.row_sites)
-    num_sites = len(site_kind)
+    rows = IndexedValueRows.of(vals.row_record, vals.row_kind, vals.row_sites)
+    num_sites = len(rows.site_kind)
     entry_site = np.repeat(np.arange(num_sites, dtype=np.int64), vals.site_lengths)
-    calls = site_kind[entry_site] == _INDIRECT
+    calls = rows.site_kind[entry_site] == _INDIRECT
+    targets = vals.values[calls]
     id_bits = value_id_bits(num_sites)
-    known = distinct(np.concatenate([refs, vals.values[calls], np.zeros(1, dtype=np.uint64)]))
-    if len(known).bit_length() > id_bits:
+    vocabulary = Vocabulary.covering(refs, targets, id_bits)
+    if vocabulary is None:
         return None
-    found = np.searchsorted(known, vals.values[calls])  # every target is there
-    ids = value_ids(vals.values, calls, found, id_bits)
+    ids = value_ids(vals.values, calls, vocabulary.positions(targets), id_bits)
     if ids is None:
         return None
-    # rows are ordered by record: a record's rows are one blob
-    new_blob = np.ones(len(vals.row_record), dtype=bool)
-    np.not_equal(vals.row_record[1:], vals.row_record[:-1], out=new_blob[1:])
     shape = TableShape(
         kind=profile.kind,
         names=columns.names,
@@ -112,15 +101,8 @@ def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
         lengths=columns.lengths,
         bitmap_lengths=table.bitmap_lengths,
         quick_refs=refs,
-        values=IndexedValueRows(
-            blob_records=vals.row_record[new_blob],
-            row_blob=np.cumsum(new_blob) - 1,
-            row_kind=vals.row_kind,
-            row_sites=vals.row_sites,
-            site_kind=site_kind,
-            site_record=np.repeat(vals.row_record, vals.row_sites),
-        ),
-        vocabulary=Vocabulary.of(known),
+        values=rows,
+        vocabulary=vocabulary,
         id_bits=id_bits,
     )
     run = RawRun(
