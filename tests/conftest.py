@@ -12,9 +12,11 @@ import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from profdata import offload
 from tests.compat import tools
 
 REPO = Path(__file__).resolve().parents[1]
@@ -95,6 +97,18 @@ def forks(monkeypatch: pytest.MonkeyPatch) -> list[int]:
 
     monkeypatch.setattr(os, "fork", recording)
     return started
+
+
+@pytest.fixture
+def child_must_answer(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Fail where the part a forked child was to send is made here instead (the child
+    sent nothing): a test of the forked way then cannot pass by the fall-back."""
+    result = offload.Offloaded.result
+
+    def answered(self: offload.Offloaded[Any], here: Callable[[], Any]) -> Any:
+        return result(self, lambda: pytest.fail("the forked child sent nothing"))
+
+    monkeypatch.setattr(offload.Offloaded, "result", answered)
 
 
 @pytest.fixture(scope="session")

@@ -234,7 +234,9 @@ def test_no_cut_before_a_line_the_record_before_would_read(name: bytes) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
-def test_the_second_part_read_in_a_forked_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_second_part_read_in_a_forked_process(
+    monkeypatch: pytest.MonkeyPatch, forks: list[int], child_must_answer: None
+) -> None:
     """The second part comes back from a forked child, pickled, as read here."""
     monkeypatch.setattr(offload, "may_fork", lambda: True)
     monkeypatch.setattr(text_columns, "_SPLIT_BYTES", 0)
@@ -244,6 +246,7 @@ def test_the_second_part_read_in_a_forked_process(monkeypatch: pytest.MonkeyPatc
     profile = read_columns(data)
     assert profile is not None
     assert [r.name for r in profile.records] == [f"f{k}" for k in range(9)]
+    assert len(forks) == 2  # one child for each of the two reads
 
 
 @settings(max_examples=500, deadline=None)

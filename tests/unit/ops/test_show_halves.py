@@ -64,7 +64,9 @@ def test_halves_print_what_one_pass_prints(path: Path, name: str) -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
-def test_the_second_half_rendered_in_a_forked_process(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_second_half_rendered_in_a_forked_process(
+    monkeypatch: pytest.MonkeyPatch, forks: list[int], child_must_answer: None
+) -> None:
     path = GOLDEN / "programs" / "l22-ir-vp" / "default.profdata"
     if not path.exists():
         pytest.skip("no golden profile")
@@ -74,3 +76,4 @@ def test_the_second_half_rendered_in_a_forked_process(monkeypatch: pytest.Monkey
     monkeypatch.setattr(show_text, "_SPLIT_CHUNKS", 2)
     monkeypatch.setattr(offload, "may_fork", lambda: True)
     assert show_instr(open_instr(path), options, release(22)) == whole
+    assert len(forks) == 1
