@@ -217,8 +217,9 @@ def test_a_cut_where_no_record_starts_reads_whole() -> None:
     there: the first part ends inside the site, and the text is read whole instead."""
     lines = [b":ir", *_record(b"main", 200, [b"foo:5", b"# Func Hash:", b"bar:3"])]
     data = b"\n".join([*lines, *_record(b"foo", 1, []), *_record(b"bar", 1, [])])
-    body = text_columns._body_start(data)
-    assert data[text_columns._cut(data, body) :].startswith(b"foo:5\n")
+    read = text_columns._header(data)
+    assert read is not None
+    assert data[text_columns._cut(data, read[1]) :].startswith(b"foo:5\n")
     assert _assert_same(data)
     assert _read_cut(data) is not None
 
@@ -229,7 +230,9 @@ def test_no_cut_before_a_line_the_record_before_would_read(name: bytes) -> None:
     ``$`` a bitmap block), and a comment is no record: no cut before such a line."""
     lines = [b":ir", *_record(b"main", 200, []), *_record(name, 1, [])]
     data = b"\n".join([*lines, *_record(b"foo", 1, [])])
-    assert text_columns._cut(data, text_columns._body_start(data)) is None
+    read = text_columns._header(data)
+    assert read is not None
+    assert text_columns._cut(data, read[1]) is None
     _assert_same(data)
 
 

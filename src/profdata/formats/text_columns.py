@@ -62,17 +62,13 @@ def read_columns(data: bytes | memoryview) -> InstrProfile | None:
     as the whole does).
     """
     raw = bytes(data)
-    nul = raw.find(b"\0")
-    if nul >= 0:
-        raw = raw[:nul]  # where LLVM's buffer ends, as in LineCursor
-    body = _body_start(raw)
-    cur = LineCursor(raw[:body])
-    header = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
-    try:
-        read_header(cur, header)
-    except ProfdataError:
+    if b"\0" in raw:
+        return None  # LLVM's buffer ends there: the line reader cuts the text
+    read = _header(raw)
+    if read is None:
         return None
-    if header.kind & ProfileKind.TEMPORAL or not cur.at_end:
+    header, body = read
+    if header.kind & ProfileKind.TEMPORAL:
         return None  # traces follow their header line
     cut = _cut(raw, body) if len(raw) - body >= _SPLIT_BYTES else None
     if cut is not None:
@@ -94,21 +90,18 @@ _SPLIT_BYTES = 4 << 20
 _FUNC_HASH = re.compile(rb"\n# Func Hash:\r?\n")
 
 
-def _body_start(raw: bytes) -> int:
-    """Where the first visible line that is no header line starts (the whole length if
-    none): the header lines and the comments and blank lines among them come before."""
-    pos = 0
-    while pos < len(raw):
-        end = raw.find(b"\n", pos)
-        if end < 0:
-            end = len(raw)
-        line = raw[pos:end]
-        if end < len(raw) and line.endswith(b"\r"):
-            line = line[:-1]  # a line end, as LineCursor has it
-        if line and line[0] not in b"#:":
-            return pos
-        pos = end + 1
-    return len(raw)
+def _header(raw: bytes) -> tuple[InstrProfile, int] | None:
+    """The header, read by the line reader from the lines before the first record's
+    ``# Func Hash:`` comment (the whole text without one), and where the lines after it
+    start; None if the line reader fails on it."""
+    found = _FUNC_HASH.search(raw)
+    cur = LineCursor(raw if found is None else raw[: found.start()])
+    header = InstrProfile(kind=ProfileKind.FRONTEND, records=[], format="text")
+    try:
+        read_header(cur, header)
+    except ProfdataError:
+        return None
+    return header, cur.line_offset(cur.index)
 
 
 def _cut(raw: bytes, body: int) -> int | None:
