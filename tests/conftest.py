@@ -9,6 +9,7 @@ test when it is missing instead of failing on an unrelated machine.
 from __future__ import annotations
 
 import os
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -16,7 +17,7 @@ from typing import Any
 
 import pytest
 
-from profdata import offload
+from profdata import fork_policy, offload
 from tests.compat import tools
 
 REPO = Path(__file__).resolve().parents[1]
@@ -81,6 +82,17 @@ def run_profdata(capsysbinary: pytest.CaptureFixture[bytes]) -> Callable[..., Cl
         return CliResult(code, out, err)
 
     return run
+
+
+@pytest.fixture(autouse=True)
+def threads_left_idle(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Threads that earlier tests left behind count as waiting ones for each test: Dask
+    keeps an idle thread pool for good once a client ran, and a test that forks would
+    otherwise pass or fail by which tests its process ran first.  The threads a test
+    starts itself are judged by the real rule (``fork_policy.can_fork``)."""
+    me = threading.get_ident()
+    left = {thread.ident for thread in threading.enumerate() if thread.ident != me}
+    monkeypatch.setattr(fork_policy, "_waiting", {ident for ident in left if ident is not None})
 
 
 @pytest.fixture

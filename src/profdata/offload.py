@@ -21,6 +21,7 @@ from contextlib import suppress
 from typing import Generic, TypeVar
 
 from profdata.cpus import idle_cpus
+from profdata.fork_policy import can_fork
 from profdata.reaping import join_reapers, reap_later
 
 T = TypeVar("T")
@@ -126,8 +127,9 @@ def in_two(here: Callable[[], T], there: Callable[[], U]) -> tuple[T, U] | None:
 
 
 def may_fork() -> bool:
-    """Whether this system forks and a second CPU is idle for a child now."""
-    if not hasattr(os, "fork"):
+    """Whether this process may fork (:func:`can_fork`) and a second CPU is idle for a
+    child now."""
+    if not can_fork():
         return False
     join_reapers()  # before counting: a reaper is a runnable thread
     return idle_cpus() >= 2
@@ -139,7 +141,8 @@ def fork() -> int:
     the parent too, whose clean-up runs)."""
     join_reapers()
     with warnings.catch_warnings():
-        # the main thread waits for this one (cli.run_with_deep_stack) and holds no lock
+        # every other thread waits and holds no lock (fork_policy.can_fork), or the
+        # caller said the threads are safe (PROFDATA_FORK=1)
         warnings.simplefilter("ignore", DeprecationWarning)
         pid = os.fork()
     if pid == 0:  # pragma: no cover - in the child

@@ -33,9 +33,14 @@ def join_reapers() -> None:
         _reapers.pop().join()
 
 
+def is_reaper(thread: threading.Thread) -> bool:
+    """Whether ``thread`` is one of the reapers (blocked in ``waitpid``, holding no lock)."""
+    return thread in _reapers
+
+
 def _reap(pid: int) -> None:
     with suppress(ChildProcessError):
         os.waitpid(pid, 0)
 
 
-__all__ = ["join_reapers", "reap_later"]
+__all__ = ["is_reaper", "join_reapers", "reap_later"]

@@ -30,6 +30,7 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UsageError,
 )
+from profdata.fork_policy import waiting_here
 from profdata.heap import keep_freed_memory
 
 if TYPE_CHECKING:
@@ -244,7 +245,7 @@ def run_with_deep_stack(argv: Sequence[str] | None = None) -> int:
     started = True
     limit = sys.getrecursionlimit()
     sys.setrecursionlimit(max(limit, DEEP_RECURSION))
-    with _interrupts_noted() as interrupts:
+    with _interrupts_noted() as interrupts, waiting_here():
         try:
             worker.start()
         except KeyboardInterrupt:  # SIGINT not noted (see below): the thread runs now

@@ -68,6 +68,7 @@ import numpy.typing as npt
 
 from profdata.cpus import idle_cpus
 from profdata.errors import EmptyProfileError, FileError, ProfdataError
+from profdata.fork_policy import can_fork
 from profdata.formats import map_file
 from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing, table_run
 from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
@@ -521,7 +522,7 @@ class FastMerge:
 
     def _workers(self, remaining: int, count: int) -> int:
         ready = self.folds or (self._ahead is not None and self._ahead.run is not None)
-        if count < 2 or not ready or remaining < _MIN_SPLIT or not hasattr(os, "fork"):
+        if count < 2 or not ready or remaining < _MIN_SPLIT or not can_fork():
             return 1
         wanted = self.options.processes
         if wanted <= 0:

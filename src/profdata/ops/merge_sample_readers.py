@@ -25,6 +25,7 @@ from contextlib import suppress
 from typing import BinaryIO, TypeVar
 
 from profdata.cpus import idle_cpus
+from profdata.fork_policy import can_fork
 from profdata.offload import fork
 from profdata.ops.merge_inputs import WeightedFile
 
@@ -69,7 +70,7 @@ _LOOK_EVERY = 4
 
 
 def _may_fork(inputs: Sequence[WeightedFile], processes: int) -> bool:
-    if processes == 1 or len(inputs) < 2 or not hasattr(os, "fork"):
+    if processes == 1 or len(inputs) < 2 or not can_fork():
         return False
     if processes > 1:
         return True
