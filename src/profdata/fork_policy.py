@@ -10,16 +10,21 @@ Jupyter beside its heartbeat.  There the helpers would save a fraction of a
 second at the risk of a hang that never ends, so the work stays in one
 process unless the caller says otherwise.
 
+macOS is left out for the same reason: its system libraries start threads of
+their own (numpy's Accelerate among them), which Python cannot see, and
+Python itself gave up forking there by default (``multiprocessing`` spawns).
+
 ``PROFDATA_FORK`` overrides the look at the threads: ``0`` never forks, ``1``
 forks beside any thread (the caller vouches that none holds a lock the work
-needs).  Unset or anything else: fork only where no other thread runs Python.
-Threads that never ran Python (BLAS pools, say) are not seen here; the
-libraries that start them prepare for forks themselves.
+needs).  Unset or anything else: fork only where no other thread runs Python,
+and not on macOS.  Threads that never ran Python (BLAS pools on Linux, say)
+are not seen here; the libraries that start them prepare for forks themselves.
 """
 
 from __future__ import annotations
 
 import os
+import sys
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -36,12 +41,15 @@ _waiting: set[int] = set()
 
 
 def can_fork() -> bool:
-    """Whether this system forks and no other thread could hold a lock a helper needs."""
+    """Whether this system forks safely and no other thread could hold a lock a helper
+    needs."""
     if not hasattr(os, "fork"):
         return False
     setting = os.environ.get(FORK_SETTING, "").strip()
     if setting in ("0", "1"):
         return setting == "1"
+    if sys.platform == "darwin":
+        return False
     me = threading.get_ident()
     return all(
         thread.ident == me or thread.ident in _waiting or is_reaper(thread)

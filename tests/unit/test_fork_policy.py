@@ -97,6 +97,16 @@ def test_the_setting_overrides_the_look_at_threads(
         thread.join()
 
 
+@pytest.mark.parametrize(("setting", "allowed"), [("", False), ("1", True)])
+def test_macos_forks_only_when_told(
+    monkeypatch: pytest.MonkeyPatch, setting: str, allowed: bool
+) -> None:
+    monkeypatch.setattr(sys, "platform", "darwin")
+    monkeypatch.setenv(FORK_SETTING, setting)
+    assert can_fork() is allowed
+    assert (offload(lambda: 1) is not None) is allowed
+
+
 def test_any_other_setting_is_the_default(
     monkeypatch: pytest.MonkeyPatch, other_thread: threading.Thread
 ) -> None:
