@@ -4,13 +4,13 @@
 formats never see CLI option objects and the model stays usable without any
 file format.  ``errors``, ``releases``, ``atomic``, ``pieces`` (output in
 pieces), ``heap`` (the command line's allocator settings) and the process
-helpers ``cpus`` (idle CPUs), ``reaping`` (forked workers' exits), ``offload``
-(a part of a job in a forked child) and ``turns`` (output written by two
-processes) are leaves every layer may use; they import nothing of ours but
-each other.  The package root is the public API over ops/formats/model; only
-``cli`` and ``__main__`` sit above it.  Imports under ``if TYPE_CHECKING:``
-count too: a type-only import upward is still a dependency on the upper layer's
-design.
+helpers ``cpus`` (idle CPUs), ``fork_policy`` (whether this process may fork
+at all), ``reaping`` (forked workers' exits), ``offload`` (a part of a job in a
+forked child) and ``turns`` (output written by two processes) are leaves every
+layer may use; they import nothing of ours but each other.  The package root
+is the public API over ops/formats/model; only ``cli`` and ``__main__`` sit
+above it.  Imports under ``if TYPE_CHECKING:`` count too: a type-only import
+upward is still a dependency on the upper layer's design.
 """
 
 from __future__ import annotations
@@ -26,7 +26,8 @@ PACKAGE = SRC / "profdata"
 
 #: Rank of each part of the package; a module may import parts of lower or equal rank.
 LAYERS = {"model": 1, "formats": 2, "ops": 3, "": 4, "testing": 4, "cli": 5, "__main__": 6}
-LEAVES = {"errors", "releases", "atomic", "pieces", "heap", "cpus", "reaping", "turns", "offload"}
+LEAVES = {"errors", "releases", "atomic", "pieces", "heap", "cpus", "fork_policy", "reaping",
+          "turns", "offload"}  # fmt: skip
 #: Third-party distributions the package may import (pyproject's dependencies).
 THIRD_PARTY = {"numpy"}
 #: Extra ones per part: the testing helpers build hypothesis strategies (a test extra);
