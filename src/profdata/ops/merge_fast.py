@@ -297,6 +297,9 @@ class FastMerge:
         self.trusted = False
         #: other shapes whose runs map onto the group's (an indexed profile among raw runs)
         self.crossings: list[Crossing] = []
+        #: no worker process will be started (one context, or too few inputs for them):
+        #: a second CPU is free to hash the first input's names (see :meth:`read_ahead`)
+        self._alone = len(self.contexts) == 1
 
     def takes(self, ctx_index: int) -> bool:
         """Whether the next input of this context comes here."""
@@ -319,8 +322,13 @@ class FastMerge:
         :meth:`_regroup`).  The first input's own shape would do, but every
         raw run would then cross onto it (4-5 ms more per run for the bench's
         100k functions).
+
+        Where no worker process will come (one writer context, or fewer inputs
+        than a split needs: ``-j2`` of one file), a forked child hashes a raw
+        first input's names meanwhile, as for ``-j1``.
         """
         if self.group is None and not self.started and not self.gave_up:
+            self._alone = self._alone or 1 + len(later) < _MIN_SPLIT
             self._ahead = self._read_input(entry)
             if self.group is not None and not isinstance(self.group.shape, RawShape):
                 then = next((e for e in later[:_LOOK_FOR_RAW] if _looks_raw(e.path)), None)
@@ -395,7 +403,7 @@ class FastMerge:
                 return _Input(mapped, None, run)
         loaded = _read(self.load, entry.path)
         first = self.group is None and not self.started and not self.gave_up
-        if first and len(self.contexts) == 1 and isinstance(loaded, RawProfile):
+        if first and self._alone and isinstance(loaded, RawProfile):
             # one process from here on (no split): a second CPU can hash the names,
             # which are needed once this input's group is made
             loaded.hash_names_meanwhile()

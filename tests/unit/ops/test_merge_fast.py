@@ -158,12 +158,20 @@ def test_corpus_has_fast_merges() -> None:
 
 
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="forks")
-@pytest.mark.parametrize(("threads", "hashed_meanwhile"), [(1, True), (2, False)])
+@pytest.mark.parametrize(
+    ("threads", "copies", "hashed_meanwhile"),
+    [(1, 1, True), (1, 5, True), (2, 1, True), (2, 3, True), (2, 4, False)],
+)
 def test_names_hashed_meanwhile_merge_alike(
-    forks: list[int], monkeypatch: pytest.MonkeyPatch, threads: int, hashed_meanwhile: bool
+    forks: list[int],
+    monkeypatch: pytest.MonkeyPatch,
+    threads: int,
+    copies: int,
+    hashed_meanwhile: bool,
 ) -> None:
-    """With one writer context the first raw input's names are hashed in a child while
-    its group is made; with two the workers get the idle CPU and the names wait."""
+    """With one writer context, or too few inputs for worker processes (fewer than 8),
+    the first raw input's names are hashed in a child while its group is made; with
+    workers to come they get the idle CPU and the names wait."""
     if not CORPUS.is_dir():
         pytest.skip("no corpus")
     monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", 1)
@@ -176,7 +184,8 @@ def test_names_hashed_meanwhile_merge_alike(
         started.append(self._hashing.started)
 
     monkeypatch.setattr(raw_profile.NameTable, "hash_meanwhile", recording)
-    files = sorted((CORPUS / "irpgo-vpcalls-o2-l22").glob("*.profraw"))
+    files = sorted((CORPUS / "irpgo-vpcalls-o2-l22").glob("*.profraw")) * copies
+    assert len(files) == 2 * copies
     assert assert_same([(path, 1) for path in files], threads=threads)
     assert started == ([True] if hashed_meanwhile else [])
     assert len(forks) >= len(started)
