@@ -58,6 +58,7 @@ def other_thread() -> Iterator[threading.Thread]:
     thread.join()
 
 
+@pytest.mark.skipif(sys.platform == "darwin", reason="macOS forks only when told")
 def test_alone_this_process_may_fork() -> None:
     assert can_fork()
 
