@@ -55,7 +55,7 @@ from profdata.formats.correlate_dwarf import FUNCTION_NAME_ATTRIBUTE, dwarf_prob
 from profdata.formats.raw_layout import raw_layout
 from profdata.formats.raw_profile import NameTable
 from profdata.model.instr import InstrProfile
-from profdata.model.names import md5_hashes
+from profdata.model.names import md5_array
 
 __all__ = [
     "Correlation",
@@ -121,7 +121,7 @@ def load_correlation(
                 )
             names = NameTable([payload])
             records = _Records(
-                name_refs=np.array(md5_hashes([p.function_name for p in probes]), np.uint64),
+                name_refs=md5_array([p.function_name for p in probes]),
                 func_hashes=np.array([p.cfg_hash for p in probes], dtype=np.uint64),
                 counter_offsets=np.array([p.counter_offset for p in probes], dtype=np.uint64),
                 function_pointers=np.array([p.function_pointer for p in probes], np.uint64),

@@ -35,7 +35,7 @@ from profdata.formats.raw_values import ValueRecords
 from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hashes, names_bytes
+from profdata.model.names import md5_array, names_bytes
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
@@ -181,7 +181,7 @@ class IndexedShape(VocabularyShape):
     @cached_property
     def name_refs(self) -> U64s:
         """The MD5 of each record's name, computed."""
-        return np.array(md5_hashes(names_bytes(self.names)), dtype=np.uint64)
+        return md5_array(names_bytes(self.names))
 
     @property
     def kind(self) -> ProfileKind:

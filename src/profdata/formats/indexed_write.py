@@ -56,7 +56,7 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
-from profdata.model.names import md5_hashes, names_bytes
+from profdata.model.names import md5_array, names_bytes
 from profdata.model.record_table import (
     RecordTable,
     ValueColumns,
@@ -343,7 +343,7 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     if table.name_hashes is not None:
         name_hash = table.name_hashes[by_group[group_start]]
     else:
-        name_hash = np.array(md5_hashes(encoded.encoded), dtype=np.uint64)
+        name_hash = md5_array(encoded.encoded)
     order = _onhash_write.bucket_order(name_hash[insertion])
     items = insertion[order.items]
     item_records = sizes[items]

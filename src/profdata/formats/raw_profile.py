@@ -21,7 +21,7 @@ from profdata.errors import ProfdataError
 from profdata.formats._names import SEPARATOR
 from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
-from profdata.model.names import md5_hashes, name_str
+from profdata.model.names import md5_array, name_str
 from profdata.model.record_table import RecordTable
 from profdata.offload import Pending
 
@@ -117,15 +117,16 @@ class NameTable:
     def _walk(self, decode: bool) -> tuple[npt.NDArray[np.uint64], list[str], bool]:
         """One pass over the distinct names: their MD5s, their texts (if ``decode``), and
         whether no name comes twice."""
-        refs: list[int] = []
+        refs: list[npt.NDArray[np.uint64]] = []
         texts: list[str] = []
         names = 0
         for fresh, count in self._fresh():
-            refs.extend(md5_hashes(fresh))
+            refs.append(md5_array(fresh))
             if decode:
                 texts.extend(_decoded(fresh))
             names += count
-        return np.array(refs, dtype=np.uint64), texts, names == len(refs)
+        hashes = np.concatenate(refs) if refs else np.zeros(0, dtype=np.uint64)
+        return hashes, texts, names == len(hashes)
 
     def _fresh(self) -> Iterator[tuple[list[bytes], int]]:
         """The names not seen before, a piece of the section at a time, in section order,

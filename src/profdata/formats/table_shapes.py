@@ -29,7 +29,7 @@ from profdata.formats.indexed_runs import IndexedValueRows, Vocabulary, Vocabula
 from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids
 from profdata.model.instr import InstrProfile
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hashes, names_bytes
+from profdata.model.names import md5_array, names_bytes
 from profdata.model.record_table import record_table
 
 Ints = npt.NDArray[np.int64]
@@ -81,7 +81,7 @@ def table_shape(profile: InstrProfile) -> tuple[TableShape, RawRun] | None:
     columns = table.columns
     refs = table.name_hashes
     if refs is None:
-        refs = np.array(md5_hashes(names_bytes(columns.names)), dtype=np.uint64)
+        refs = md5_array(names_bytes(columns.names))
     rows = IndexedValueRows.of(vals.row_record, vals.row_kind, vals.row_sites)
     num_sites = len(rows.site_kind)
     entry_site = np.repeat(np.arange(num_sites, dtype=np.int64), vals.site_lengths)

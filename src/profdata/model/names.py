@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 import numpy as np
+import numpy.typing as npt
 
 try:  # CPython's own MD5 (HACL*): for short names its per-call cost is half of OpenSSL's,
     # and it spares every command hashlib's import (OpenSSL's, ~1.5 ms)
@@ -56,6 +57,12 @@ def md5_hash_bytes(data: bytes) -> int:
 
 def md5_hashes(names: Iterable[bytes | memoryview]) -> list[int]:
     """:func:`md5_hash_bytes` of many names (readers hash every name of a profile)."""
-    digests = b"".join([_md5(name).digest() for name in names])
-    hashes: list[int] = np.frombuffer(digests, dtype="<u8")[::2].tolist()
+    hashes: list[int] = md5_array(names).tolist()
     return hashes
+
+
+def md5_array(names: Iterable[bytes | memoryview]) -> npt.NDArray[np.uint64]:
+    """:func:`md5_hashes` as an array, for callers that want one: no Python int per name
+    (100k names: 5 ms, and 4 MiB at the peak of making a raw profile's names)."""
+    digests = b"".join([_md5(name).digest() for name in names])
+    return np.frombuffer(digests, dtype="<u8")[::2].astype(np.uint64)
