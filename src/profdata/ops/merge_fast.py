@@ -328,7 +328,7 @@ class FastMerge:
         first input's names meanwhile, as for ``-j1``.
         """
         if self.group is None and not self.started and not self.gave_up:
-            self._alone = self._alone or 1 + len(later) < _MIN_SPLIT
+            self._alone = not _split_pays(1 + len(later), len(self.contexts))
             self._ahead = self._read_input(entry)
             if self.group is not None and not isinstance(self.group.shape, RawShape):
                 then = next((e for e in later[:_LOOK_FOR_RAW] if _looks_raw(e.path)), None)
@@ -530,7 +530,7 @@ class FastMerge:
 
     def _workers(self, remaining: int, count: int) -> int:
         ready = self.folds or (self._ahead is not None and self._ahead.run is not None)
-        if count < 2 or not ready or remaining < _MIN_SPLIT or not can_fork():
+        if not _split_pays(remaining, count) or not ready or not can_fork():
             return 1
         wanted = self.options.processes
         if wanted <= 0:
@@ -1085,6 +1085,12 @@ def has_duplicate_memop_values(profile: InstrProfile) -> bool:
 
 
 # -- files -------------------------------------------------------------------------
+def _split_pays(remaining: int, count: int) -> bool:
+    """Whether ``remaining`` inputs of ``count`` writer contexts are worth worker
+    processes (:meth:`FastMerge.split`); if not, none is ever started for them."""
+    return count >= 2 and remaining >= _MIN_SPLIT
+
+
 def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] | None:
     """A profile's shape (raw or indexed), and the profile read as its first run; None
     also where a function hash is one of ``DenseMap``'s reserved keys (the long way
