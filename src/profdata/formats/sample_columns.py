@@ -36,6 +36,7 @@ from profdata.formats._binary import ByteReader
 from profdata.formats._collector import collector_paused
 from profdata.formats._uleb import UlebRun, decode_run
 from profdata.formats.sample_binary import SPF_BINARY, read_magic, read_name_table, read_summary
+from profdata.formats.sample_binary_cut import guessed_cut
 from profdata.formats.sample_extbinary import (
     FLAG_HAS_ATTRIBUTE,
     FLAG_PROBE_BASED,
@@ -458,7 +459,11 @@ def read_binary_columns(
         names = read_name_table(cur)
     except ProfdataError:
         return None
-    columns = _walk(cur.data, cur.pos, cur.end, names, None)
+    cut = None
+    if cur.end - cur.pos >= _SPLIT_BYTES:  # no function offset table: a start is guessed
+        cut = guessed_cut(cur.data, cur.pos, cur.end, len(names))
+    starts = None if cut is None else np.array([cut], dtype=np.int64)
+    columns = read_profiles(cur.data, cur.pos, cur.end, names, None, starts)
     if columns is None:
         return None
     return SampleProfile(format="binary", summary=summary), columns
