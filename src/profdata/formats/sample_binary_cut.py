@@ -33,9 +33,11 @@ from profdata.formats._uleb import decode_run
 
 Buffer = bytes | bytearray | memoryview
 
-#: bytes after the middle looked at, and how many of their numbers are tried as starts
+#: bytes after the middle looked at, how many of their numbers are tried as starts, and
+#: how many records and call sites all the tries may read (0.1 s at most)
 _WINDOW = 1 << 16
 _TRIES = 4096
+_BUDGET = 200_000
 #: whole top-level functions a guess must read, and how many of them are passed over
 #: before the cut: a read from inside a function (an inlined callee's call site reads
 #: like a function from its discriminator on) soon falls in step with the real one
@@ -63,63 +65,92 @@ def guessed_cut(data: Buffer, start: int, end: int, names: int) -> int | None:
     if len(last_bytes) < 2:
         return None
     starts = (middle + last_bytes[:-1]).tolist()  # each whole number's first byte
-    values = decode_run(data, starts[0], middle + int(last_bytes[-1])).values
-    for j in range(min(len(values), len(starts), _TRIES)):
-        chain = _functions_read(values, j, names)
-        if chain is not None:
-            cut: int = starts[chain[_SKIPPED]] - start
-            return cut
+    probe = _Probe(decode_run(data, starts[0], middle + int(last_bytes[-1])).values, names)
+    try:
+        for j in range(min(len(probe.values), len(starts), _TRIES)):
+            chain = probe.functions(j)
+            if chain is not None:
+                cut: int = starts[chain[_SKIPPED]] - start
+                return cut
+    except _Spent:
+        pass
     return None
 
 
-def _functions_read(values: Sequence[int], j: int, names: int) -> list[int] | None:
-    """Where each of :data:`_FUNCTIONS` top-level profiles (head samples, name index,
-    total, body) read from number ``j`` of ``values`` starts, if they read, in the
-    writer's order: by total samples, the largest first (``sortFuncProfiles``)."""
-    chain = []
-    above = 1 << 64
-    try:
-        for _ in range(_FUNCTIONS):
-            total = values[j + 2]
-            if values[j + 1] >= names or total > above:
-                return None
-            chain.append(j)
-            above = total
-            j = _body(values, j + 2, names, 0)
-            if j < 0:
-                return None
-    except IndexError:  # ran out of the window
-        return None
-    return chain
+class _Spent(Exception):
+    """The guesses have read :data:`_BUDGET` records and call sites: no cut."""
 
 
-def _body(values: Sequence[int], i: int, names: int, depth: int) -> int:
-    """``readProfile`` from number ``i`` (the total samples): the number after it, or -1
-    where something is out of range."""
-    records = values[i + 1]
-    if records > _MAX_RECORDS or depth > _MAX_DEPTH:
-        return -1
-    i += 2
-    for _ in range(records):
-        targets = values[i + 3]
-        if values[i] > _MAX_OFFSET or values[i + 1] > _U32 or targets > _MAX_TARGETS:
+class _Probe:
+    """Reads of the window's numbers as functions, every record and call site counted
+    against one budget: tries from inside one huge function could each read on for
+    thousands of records before they fail."""
+
+    def __init__(self, values: Sequence[int], names: int) -> None:
+        self.values = values
+        self.names = names
+        self.budget = _BUDGET
+
+    def functions(self, j: int) -> list[int] | None:
+        """Where each of :data:`_FUNCTIONS` top-level profiles (head samples, name index,
+        total, body) read from number ``j`` starts, if they read, in the writer's
+        order: by total samples, the largest first (``sortFuncProfiles``)."""
+        values = self.values
+        chain = []
+        above = 1 << 64
+        try:
+            for _ in range(_FUNCTIONS):
+                total = values[j + 2]
+                if values[j + 1] >= self.names or total > above:
+                    return None
+                chain.append(j)
+                above = total
+                j = self.body(j + 2, 0)
+                if j < 0:
+                    return None
+        except IndexError:  # ran out of the window
+            return None
+        return chain
+
+    def body(self, i: int, depth: int) -> int:
+        """``readProfile`` from number ``i`` (the total samples): the number after it, or
+        -1 where something is out of range."""
+        values, names = self.values, self.names
+        records = values[i + 1]
+        if records > _MAX_RECORDS or depth > _MAX_DEPTH:
             return -1
-        i += 4
-        for _ in range(targets):
-            if values[i] >= names:
+        i += 2
+        read = 0  # records and call sites read, spent however the read ends
+        try:
+            for _ in range(records):
+                targets = values[i + 3]
+                if values[i] > _MAX_OFFSET or values[i + 1] > _U32 or targets > _MAX_TARGETS:
+                    return -1
+                i += 4
+                for _ in range(targets):
+                    if values[i] >= names:
+                        return -1
+                    i += 2
+                read += 1
+            sites = values[i]
+            if sites > _MAX_SITES:
                 return -1
-            i += 2
-    sites = values[i]
-    if sites > _MAX_SITES:
-        return -1
-    i += 1
-    for _ in range(sites):
-        if values[i] > _MAX_OFFSET or values[i + 1] > _U32 or values[i + 2] >= names:
-            return -1
-        i = _body(values, i + 3, names, depth + 1)
-        if i < 0:
-            return -1
-    return i
+            i += 1
+            for _ in range(sites):
+                if values[i] > _MAX_OFFSET or values[i + 1] > _U32 or values[i + 2] >= names:
+                    return -1
+                read += 1
+                i = self.body(i + 3, depth + 1)
+                if i < 0:
+                    return -1
+        finally:
+            self.spend(read)
+        return i
+
+    def spend(self, steps: int) -> None:
+        self.budget -= steps
+        if self.budget < 0:
+            raise _Spent
 
 
 __all__ = ["guessed_cut"]

@@ -18,8 +18,8 @@ from profdata.formats._binary import ByteReader
 from profdata.formats._uleb import decode_run
 from profdata.formats.sample_columns import ProfileColumns, read_binary_columns
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
-from profdata.releases import release
 from tests.property.test_sample_text_columns import same_columns
+from tests.unit.sample import test_sample_columns_split as split_test
 from tests.unit.test_offload import count_offloads
 
 ANY_FIXTURE = settings(
@@ -66,14 +66,11 @@ def _profile(functions: int, seed: int) -> SampleProfile:
 
 
 def _columns(data: bytes) -> ProfileColumns | None:
-    read = read_binary_columns(memoryview(data), None, release(22))
-    return None if read is None else read[1]
+    return split_test.columns_of(data, read_binary_columns)
 
 
 def _whole(data: bytes) -> ProfileColumns | None:
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(sample_columns, "_SPLIT_BYTES", 1 << 62)
-        return _columns(data)
+    return split_test.columns_whole(data, read_binary_columns)
 
 
 def _section(data: bytes) -> tuple[ByteReader, int]:
@@ -171,10 +168,34 @@ def test_a_misaligned_start_that_reads_on_is_refused() -> None:
         7, 0, 400, 0, 0,  # f0: head 7, name 0, total 400, no records or call sites
         7, 2, 300, 0, 0,  # f2: total 300
     ]  # fmt: skip
-    assert sample_binary_cut._functions_read(values, 0, 3) is None  # needs 8 functions
+    probe = sample_binary_cut._Probe(values, 3)
+    assert probe.functions(0) is None  # needs 8 functions
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sample_binary_cut, "_FUNCTIONS", 3)
-        assert sample_binary_cut._functions_read(values, 0, 3) == [0, 11, 16]
+        assert probe.functions(0) == [0, 11, 16]
         # from the call site's discriminator: a "function" of total 90, then 400
-        assert sample_binary_cut._functions_read(values, 6, 3) is None
-        assert sample_binary_cut._functions_read(values, 1, 3) is None  # 500 is no name
+        assert probe.functions(6) is None
+        assert probe.functions(1) is None  # 500 is no name
+
+
+def test_the_guesses_stop_at_their_budget() -> None:
+    """Every record and call site the tries read counts, those of failed tries too: past
+    the budget there is no guess (a profile read whole), however far the tries got."""
+    data = sample_binary.write(_profile(300, 7))
+    cur, names = _section(data)
+    spent: list[int] = []
+    real = sample_binary_cut._Probe.spend
+
+    def counted(self: sample_binary_cut._Probe, steps: int) -> None:
+        spent.append(steps)
+        real(self, steps)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sample_binary_cut._Probe, "spend", counted)
+        cut = sample_binary_cut.guessed_cut(cur.data, cur.pos, cur.end, names)
+        needed = sum(spent)
+        assert cut is not None and needed < sample_binary_cut._BUDGET
+        patch.setattr(sample_binary_cut, "_BUDGET", needed - 1)
+        assert sample_binary_cut.guessed_cut(cur.data, cur.pos, cur.end, names) is None
+        patch.setattr(sample_binary_cut, "_BUDGET", needed)
+        assert sample_binary_cut.guessed_cut(cur.data, cur.pos, cur.end, names) == cut

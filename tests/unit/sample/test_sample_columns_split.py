@@ -4,6 +4,8 @@ says a function starts (:func:`profdata.formats.sample_columns.read_profiles`)."
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from typing import Any
 
 import numpy as np
 import pytest
@@ -13,7 +15,7 @@ from profdata import offload as offload_module
 from profdata.formats import sample_columns
 from profdata.formats.sample_columns import ProfileColumns, read_columns
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
-from profdata.releases import release
+from profdata.releases import Release, release
 from tests.property.test_sample_column_merge import COUNTS, encode, profiles
 from tests.property.test_sample_text_columns import same_columns
 from tests.unit.test_offload import count_offloads
@@ -31,15 +33,19 @@ def split(monkeypatch: pytest.MonkeyPatch) -> list[int]:
     return count_offloads(monkeypatch)
 
 
-def _columns(data: bytes) -> ProfileColumns | None:
-    read = read_columns(memoryview(data), None, release(22))
+Reader = Callable[[memoryview, str | None, Release], tuple[SampleProfile, Any] | None]
+
+
+def columns_of(data: bytes, reader: Reader = read_columns) -> ProfileColumns | None:
+    read = reader(memoryview(data), None, release(22))
     return None if read is None else read[1]
 
 
-def _whole(data: bytes) -> ProfileColumns | None:
+def columns_whole(data: bytes, reader: Reader = read_columns) -> ProfileColumns | None:
+    """The columns read by one process, however large the section."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(sample_columns, "_SPLIT_BYTES", 1 << 62)
-        return _columns(data)
+        return columns_of(data, reader)
 
 
 @ANY_FIXTURE
@@ -49,9 +55,9 @@ def test_a_section_read_in_parts_is_the_section_read_whole(
 ) -> None:
     for kind in ("extbinary", "compressed", "md5"):
         data = encode(profile, kind)
-        whole = _whole(data)
+        whole = columns_whole(data)
         before = len(split)
-        parts = _columns(data)
+        parts = columns_of(data)
         assert len(split) == before + 1  # cut (every function table entry is a start)
         assert (whole is None) == (parts is None)
         if whole is not None and parts is not None:
@@ -65,7 +71,7 @@ def test_a_wrong_offset_table_leaves_the_section_to_one_read(
     decline), and the whole section is read here."""
     profile = _profile(40)
     data = encode(profile, "extbinary")
-    whole = _whole(data)
+    whole = columns_whole(data)
     assert whole is not None
     real = sample_columns._ColumnReader.offset_table
 
@@ -75,7 +81,7 @@ def test_a_wrong_offset_table_leaves_the_section_to_one_read(
         self.function_starts = self.function_starts + 1
 
     monkeypatch.setattr(sample_columns._ColumnReader, "offset_table", off_by_one)
-    parts = _columns(data)
+    parts = columns_of(data)
     assert split and parts is not None and same_columns(whole, parts)
 
 
@@ -92,8 +98,8 @@ def test_a_child_that_dies_leaves_its_part_to_this_process(
 
     monkeypatch.setattr(sample_columns, "_part_of", dying)
     data = encode(_profile(30), "extbinary")
-    whole = _whole(data)
-    parts = _columns(data)
+    whole = columns_whole(data)
+    parts = columns_of(data)
     assert split and whole is not None and parts is not None and same_columns(whole, parts)
 
 
@@ -124,9 +130,9 @@ def test_a_second_part_that_declines_leaves_the_section_to_one_read(
     """The one read decides: here it takes the section (a real decline would decline
     again)."""
     data = encode(_profile(40), "extbinary")
-    whole = _whole(data)
+    whole = columns_whole(data)
     monkeypatch.setattr(sample_columns, "_part_of", lambda *args: None)
-    parts = _columns(data)
+    parts = columns_of(data)
     assert split and whole is not None and parts is not None and same_columns(whole, parts)
 
 
@@ -136,6 +142,6 @@ def test_a_line_offset_beyond_16_bits_declines_split_or_not(split: list[int]) ->
         if fs.total_samples > 200:
             fs.add_body_samples(LineLocation(0x12345, 0), 5)
     data = encode(profile, "extbinary")
-    assert _whole(data) is None
-    assert _columns(data) is None
+    assert columns_whole(data) is None
+    assert columns_of(data) is None
     assert split
