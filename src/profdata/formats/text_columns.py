@@ -26,13 +26,14 @@ from dataclasses import dataclass
 from functools import partial
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import ProfdataError
 from profdata.formats._text import LineCursor, parse_uint, plain_u64s
 from profdata.formats.text import read_header
 from profdata.model.instr import InstrProfile, RecordColumns
 from profdata.model.kinds import ProfileKind, ValueKind
-from profdata.model.names import md5_hashes, name_str
+from profdata.model.names import md5_array, md5_hashes, name_str
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
 from profdata.offload import in_two
 
@@ -132,7 +133,7 @@ class _Part:
     """The columns of a stretch of whole records; its records numbered from 0."""
 
     names: list[str]
-    name_hashes: list[int]
+    name_hashes: npt.NDArray[np.uint64]
     hashes: np.ndarray
     counts: np.ndarray
     lengths: np.ndarray
@@ -156,7 +157,7 @@ def _part(raw: bytes, start: int, stop: int) -> _Part:
     names_bytes = [lines[i] for i in walk.name_lines]
     names = _decoded(names_bytes)
     values, value_counts, targets = _value_data(walk)
-    name_hashes = md5_hashes(names_bytes)
+    name_hashes = md5_array(names_bytes)
     return _Part(
         names=names,
         name_hashes=name_hashes,
@@ -171,7 +172,7 @@ def _part(raw: bytes, start: int, stop: int) -> _Part:
             values=values,
             counts=value_counts,
         ),
-        symbols=_symbols(walk, name_hashes, names, targets),
+        symbols=_symbols(walk, name_hashes.tolist(), names, targets),
     )
 
 
@@ -203,7 +204,7 @@ def _profile(parts: list[_Part], header: InstrProfile) -> TableProfile:
             values=np.concatenate([v.values for v in vals]),
             counts=np.concatenate([v.counts for v in vals]),
         ),
-        np.array([h for part in parts for h in part.name_hashes], dtype=np.uint64),
+        np.concatenate([part.name_hashes for part in parts]),
     )
     return TableProfile(
         table=table,

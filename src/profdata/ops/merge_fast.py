@@ -85,7 +85,7 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import md5_hashes, name_bytes
+from profdata.model.names import md5_array, name_bytes
 from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
 from profdata.offload import fork
 from profdata.ops.merge import (
@@ -232,7 +232,7 @@ class _Group:
         else:
             redo = [i for i, n in enumerate(names) if not n] if "" in names else []
         if redo:
-            name_hashes[redo] = md5_hashes([name_bytes(names[i]) for i in redo])
+            name_hashes[redo] = md5_array([name_bytes(names[i]) for i in redo])
         return names, name_hashes
 
     @cached_property
