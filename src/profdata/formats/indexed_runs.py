@@ -309,7 +309,7 @@ def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedSha
         return None
     shape = IndexedShape(
         layout=lay,
-        name_source=lambda: list(columns.names),
+        name_source=columns.name_source(),
         quick_refs=quick_refs,
         values=rows,
         vocabulary=vocabulary,

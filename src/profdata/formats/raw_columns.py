@@ -573,7 +573,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
         compared_words=compared,
         kind=header.kind,
         version=version,
-        name_source=lambda: list(columns.names),
+        name_source=columns.name_source(),
         name_refs=data["name_ref"].astype(np.uint64),
         hashes=data["func_hash"].astype(np.uint64),
         lengths=lengths,

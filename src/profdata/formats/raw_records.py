@@ -449,11 +449,12 @@ class RecordReader:
         counts, lengths = self._counter_columns()
         # the names are made on first use from the name section and the refs, not from
         # this reader: the columns it keeps must not hold it (a reference cycle kept every
-        # input's reader and mapped file of a merge alive until the cycle collector ran)
-        name_table, refs = self.names, self.data["name_ref"]
+        # input's reader and mapped file of a merge alive until the cycle collector ran);
+        # the refs are copied, since a view of them holds the mapped file too
+        name_table, refs = self.names, self.data["name_ref"].astype(np.uint64)
 
         def names() -> list[str]:
-            return name_table.names_of(refs.astype(np.uint64))
+            return name_table.names_of(refs)
 
         columns = RecordColumns(
             names,

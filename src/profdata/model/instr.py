@@ -197,6 +197,26 @@ class RecordColumns:
             names = self._names = self._make_names()
         return names
 
+    def name_source(self) -> Callable[[], list[str]]:
+        """A copy of the names on each call, from a callable that holds only what makes
+        them, and once made only them: not these columns, whose counters may be views of
+        a mapped file.  (A merge's shape of the first input kept its whole mapped file
+        alive through the merge when it held the columns for their names.)"""
+        if self._names is not None:
+            names = self._names
+            return lambda: list(names)
+        make: Callable[[], list[str]] | None = self._make_names
+        made: list[str] = []
+
+        def source() -> list[str]:
+            nonlocal make
+            if make is not None:
+                made.extend(make())
+                make = None
+            return list(made)
+
+        return source
+
     def __len__(self) -> int:
         return len(self.lengths)
 

@@ -351,7 +351,10 @@ class FastMerge:
         grouped = self._group_of(mapped, loaded)
         if grouped is None:
             return
-        raw_group, _ = grouped
+        # the run read here is read again when it comes: it, its full read and its mapped
+        # file go before the names and the crossing are made (the read-ahead's peak)
+        raw_group = grouped[0]
+        del grouped, loaded, mapped
         known = crossing(group.shape, group.shape.names, raw_group.shape, raw_group.names)
         crossed = None if known is None else known.run(run)
         if known is None or crossed is None:

@@ -77,3 +77,43 @@ def test_peak_memory_of_a_sample_merge_does_not_grow_with_the_inputs(
         assert main(["merge", "--sample", "--extbinary", str(SAMPLES / name), "-o", str(path)]) == 0
     options = SampleMergeOptions(release=release(22))
     _grows_little(lambda inputs: merge_samples(inputs, options), str(path))
+
+
+def _mapped_paths() -> str:
+    with open("/proc/self/maps", encoding="utf-8", errors="replace") as maps:
+        return maps.read()
+
+
+@pytest.mark.skipif(not Path("/proc/self/maps").exists(), reason="needs /proc/self/maps")
+@pytest.mark.parametrize("first", ["vp.profraw", "vp.profdata"])
+def test_the_first_inputs_files_are_let_go_once_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, first: str
+) -> None:
+    """The group's shape keeps the first input's names, not its mapped file (it kept the
+    file through the whole merge while it held the first read's columns for the names);
+    an indexed first input and the raw run its group is made from go as well."""
+    from profdata.ops import merge_fast
+
+    head = tmp_path / f"first{Path(first).suffix}"
+    head.write_bytes((EXAMPLES / first).read_bytes())
+    runs = []
+    for index in range(5):
+        run = tmp_path / f"run{index}.profraw"
+        run.write_bytes((EXAMPLES / "vp.profraw").read_bytes())
+        runs.append(run)
+    seen: list[str] = []
+    add = merge_fast.FastMerge.add
+
+    def adding(self: merge_fast.FastMerge, *args: object) -> object:
+        loaded = add(self, *args)  # type: ignore[arg-type]
+        seen.append(_mapped_paths())
+        return loaded
+
+    monkeypatch.setattr(merge_fast.FastMerge, "add", adding)
+    inputs = [WeightedFile(str(p), 1) for p in [head, *runs]]
+    result = merge_instr(inputs, MergeOptions(release=release(22), processes=1))
+    assert isinstance(result.writer, merge_fast.TableWriter)  # the fast path all the way
+    assert len(seen) == 6
+    for maps in seen[2:]:
+        assert str(head) not in maps
+        assert str(runs[0]) not in maps
