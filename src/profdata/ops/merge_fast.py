@@ -415,7 +415,9 @@ class FastMerge:
                 grouped = self._group_of(mapped, loaded)
                 if grouped is not None:
                     self.group, run = grouped
-                    return _Input(mapped, loaded, run)
+                    # the full read made the group and the run; it goes now (the long
+                    # way, should the group not hold, reads the file again)
+                    return _Input(mapped, None, run)
             elif self.group is not None:
                 crossed = self._cross(mapped, loaded)
                 if crossed is not None:

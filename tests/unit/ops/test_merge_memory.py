@@ -117,3 +117,45 @@ def test_the_first_inputs_files_are_let_go_once_merged(
     for maps in seen[2:]:
         assert str(head) not in maps
         assert str(runs[0]) not in maps
+
+
+@pytest.mark.parametrize("count", [1, 4])
+def test_the_first_inputs_full_read_goes_before_its_run_is_merged(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, count: int
+) -> None:
+    """The full read of the first input makes the group and its first run; the run is
+    merged (names made, state built: a merge's first peak) without it, and without a
+    collection (the merge pauses the cycle collector)."""
+    import weakref
+
+    from profdata.formats.raw_profile import RawProfile
+    from profdata.ops import merge_fast
+
+    runs = []
+    for index in range(count):
+        run = tmp_path / f"run{index}.profraw"
+        run.write_bytes((EXAMPLES / "vp.profraw").read_bytes())
+        runs.append(run)
+    reads: list[weakref.ref[RawProfile]] = []
+    read = merge_fast._read
+
+    def reading(load: Callable[[str], InstrProfile], path: str) -> object:
+        loaded = read(load, path)
+        if isinstance(loaded, RawProfile):
+            reads.append(weakref.ref(loaded))
+        return loaded
+
+    alive_at_merge: list[bool] = []
+    merge_run = merge_fast.FastMerge._merge_run
+
+    def merging(self: merge_fast.FastMerge, *args: object) -> bool:
+        alive_at_merge.append(any(ref() is not None for ref in reads))
+        return merge_run(self, *args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(merge_fast, "_read", reading)
+    monkeypatch.setattr(merge_fast.FastMerge, "_merge_run", merging)
+    inputs = [WeightedFile(str(p), 1) for p in runs]
+    with collector_paused():
+        result = merge_instr(inputs, MergeOptions(release=release(22), processes=1))
+    assert isinstance(result.writer, merge_fast.TableWriter)
+    assert len(reads) == 1 and alive_at_merge == [False] * count
