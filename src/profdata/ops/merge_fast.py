@@ -264,7 +264,8 @@ class _Group:
 @dataclass(eq=False)
 class _Input:
     """An input as :meth:`FastMerge.add` reads it: its bytes mapped, the profile where it
-    had to be read in full (or the error that made), and the run it makes."""
+    had to be read in full (or the error that made), and the run it makes.  The first
+    input's full read, which made the group and that run, is not kept."""
 
     mapped: memoryview | None
     loaded: Loaded | None
