@@ -285,6 +285,11 @@ def concatenated(
 _SPLIT_BYTES = 2 << 20
 
 
+def _cut_pays(start: int, end: int) -> bool:
+    """Whether a profiles section ``[start, end)`` is large enough to read in two parts."""
+    return end - start >= _SPLIT_BYTES
+
+
 def read_profiles(
     data: Buffer,
     start: int,
@@ -315,7 +320,7 @@ def read_profiles(
 def _middle_function(function_starts: Ints | None, start: int, end: int) -> int | None:
     """Where the function nearest the middle of ``data[start:end]`` starts (offsets
     from ``start``), if the section is large enough to cut."""
-    if function_starts is None or end - start < _SPLIT_BYTES:
+    if function_starts is None or not _cut_pays(start, end):
         return None
     starts = function_starts[(function_starts > 0) & (function_starts < end - start)]
     if not len(starts):
@@ -460,7 +465,7 @@ def read_binary_columns(
     except ProfdataError:
         return None
     cut = None
-    if cur.end - cur.pos >= _SPLIT_BYTES:  # no function offset table: a start is guessed
+    if _cut_pays(cur.pos, cur.end):  # no function offset table: a start is guessed
         cut = guessed_cut(cur.data, cur.pos, cur.end, len(names))
     starts = None if cut is None else np.array([cut], dtype=np.int64)
     columns = read_profiles(cur.data, cur.pos, cur.end, names, None, starts)
