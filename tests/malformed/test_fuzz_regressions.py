@@ -213,3 +213,45 @@ def test_a_raw_name_section_of_one_name_repeated_is_one_name() -> None:
 
     table = NameTable([b"\x01".join([b"main"] * (16 << 20))]).table()
     assert list(table.values()) == ["main"]
+
+
+def _without_value_kinds(data: bytes) -> bytes:
+    """A raw run whose every value blob claims ``NumValueKinds`` 0 (``TotalSize`` kept)."""
+    import struct
+
+    from profdata.formats import raw_columns
+    from profdata.formats.raw import read as raw_read
+
+    shaped = raw_columns.shape_of(memoryview(data), raw_read(data, "run.profraw"))
+    assert shaped is not None
+    shape = shaped[0]
+    buf = bytearray(data)
+    pos = shape.value_start
+    for _ in range(len(shape.values.blob_records)):
+        total = struct.unpack_from("<I", buf, pos)[0]
+        struct.pack_into("<I", buf, pos + 4, 0)
+        pos += total
+    return bytes(buf)
+
+
+RAW_VP = Path(__file__).resolve().parents[1] / "golden" / "raw" / "inputs"
+
+
+@pytest.mark.parametrize("name", ["binary-ids-vpcalls-l22__none", "binary-ids-vpcalls-l14__none"])
+def test_value_blobs_without_kinds_in_a_merge(name: str, tmp_path: Path) -> None:
+    """A run whose value blobs all claim no value kind crashed the array merge's shape of
+    it (found by ``tools/fuzz_paths.py``): as a first input and as a later one, it now
+    merges as the record-by-record merge merges it."""
+    from profdata.formats import raw_columns
+    from profdata.formats.raw import read as raw_read
+    from tests.unit.ops.test_merge_fast import assert_same
+
+    good = tmp_path / "good.profraw"
+    good.write_bytes((RAW_VP / f"{name}.profraw").read_bytes())
+    bad = tmp_path / "bad.profraw"
+    bad.write_bytes(_without_value_kinds(good.read_bytes()))
+    data = bad.read_bytes()
+    assert raw_columns.shape_of(memoryview(data), raw_read(data, str(bad))) is None
+    rel = 22 if "l22" in name else 14
+    assert_same([(bad, 1), (good, 2)], rel=rel)
+    assert_same([(good, 1), (bad, 3), (good, 1)], rel=rel)

@@ -458,7 +458,9 @@ def _value_shape(
     ordinal = np.arange(len(found.blob)) - first_row[found.blob]
     row_end = found.values_at + 16 * found.num_values
     last_row = np.where(rows_per_blob > 0, first_row + rows_per_blob - 1, -1)
-    ends = np.where(last_row >= 0, row_end[np.maximum(last_row, 0)], begin + 8)
+    ends = begin + 8  # a blob without kind records ends after its header
+    with_rows = last_row >= 0
+    ends[with_rows] = row_end[last_row[with_rows]]
     if not np.array_equal(ends - begin, np.diff(np.append(begin, pos))):
         return None  # slack inside a blob: rare enough to leave to the reader
     if value_start % 4 == 0:
