@@ -332,8 +332,16 @@ class _Reader:
             self.has_vtables = entry.has(FLAG_HAS_VTABLE_TYPE_PROF)
         elif kind == SecType.NAME_TABLE:
             md5 = entry.has(FLAG_MD5_NAME)
+            fixed = entry.has(FLAG_FIXED_LENGTH_MD5)
+            if fixed and not md5:  # only a damaged (or foreign) file has one flag alone
+                # 18+ reads the fixed-length hashes as FunctionIds anyway (after printing
+                # "If FixedLengthMD5 is true, UseMD5 has to be true", which profdata does
+                # not), so they order, key and merge as MD5 names; before 18 only the MD5
+                # flag asked for hashes and the table is read as strings
+                md5 = self.release.sample_md5_function_ids
+                fixed = md5
             profile.is_md5 = profile.is_md5 or md5
-            self.names = self.name_table(cur, md5, entry.has(FLAG_FIXED_LENGTH_MD5))
+            self.names = self.name_table(cur, md5, fixed)
             if profile.is_cs and self.release.sample_string_map_profiles:
                 # 13 has no CS name table: a context is its "[...]" string in this one
                 self.contexts = [context_of_name(name_bytes(n)) for n in self.names]
