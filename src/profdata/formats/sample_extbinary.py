@@ -152,6 +152,8 @@ def read_section_table(cur: ByteReader) -> list[SecHdrTableEntry]:
     for _ in range(count):
         at = cur.pos
         kind, flags, offset, size = cur.words(4, "section_header")
+        # the type word becomes a ``SecType``, a C++ enum of 32 bits: its high half is lost
+        kind &= 0xFFFFFFFF
         table.append(SecHdrTableEntry(kind, flags, offset, size, table_at=at))
     return table
 
@@ -211,7 +213,8 @@ class _MetadataWalk:
         for _ in range(num_callsites):
             loc = LineLocation(values[i] & U32, values[i + 1] & U32)
             name = self.context(values[i + 2]).name
-            i = self.walk(i + 3, fs.callee_at(loc, name) if fs is not None else None)
+            callee = fs.callee_at(loc, name, named=False) if fs is not None else None
+            i = self.walk(i + 3, callee)
             if i < 0:
                 return -1
         return i
@@ -241,12 +244,17 @@ class _Reader:
         file_cur = ByteReader(self.data, path=self.path)
         size = len(self.data)
         beyond = entry.offset > size or entry.size > size - entry.offset
-        if beyond and (entry.offset > size or entry.has(FLAG_COMPRESS)):
+        compressed = entry.has(FLAG_COMPRESS)
+        if entry.offset > size:
             self.beyond_the_end(file_cur, entry)
-        if beyond:
+        if beyond and not compressed:
             self.read_past_the_end(file_cur, entry)
-        cur = ByteReader(self.data, path=self.path, pos=entry.offset, end=entry.offset + entry.size)
-        if entry.has(FLAG_COMPRESS):
+        # a compressed section's size only bounds its two sizes: the stream is read as far
+        # as it goes and the inflated bytes are the section, so a stated size past the end
+        # of the file is no fault of its own
+        end = min(entry.offset + entry.size, size)
+        cur = ByteReader(self.data, path=self.path, pos=entry.offset, end=end)
+        if compressed:
             cur = self.decompress(cur)
         start = cur.pos
         self.decode(cur, entry)
@@ -289,13 +297,10 @@ class _Reader:
         size = read_number(cur, "uncompressed_size")
         at = cur.pos
         compressed_size = read_number(cur, "compressed_size")
-        if compressed_size > cur.remaining:
-            cur.fail(
-                DecompressionError, "the compressed data runs past the section",
-                field="compressed_size", at=at, expected=f"<= {cur.remaining}",
-                found=str(compressed_size), llvm_message=MSG_UNCOMPRESS,
-            )  # fmt: skip
-        blob = cur.raw(compressed_size, "compressed_data")
+        # zlib is handed ``compressed_size`` bytes from here, past the section's end if it
+        # says so, and reads what the stream needs: a stream that ends in the file inflates
+        # (one that runs past it is incomplete below; LLVM reads on into what follows)
+        blob = self.data[cur.pos : cur.pos + min(compressed_size, len(self.data) - cur.pos)]
         # deflate expands a byte to at most 1032: no stream inflates past this, so a stated
         # size above it (up to 2**64-1) fails below without asking zlib for that buffer
         # (a stated size of 0 asks for one byte: zlib reads a limit of 0 as none)
@@ -519,7 +524,8 @@ class _Reader:
             callee = self.context_from_table(cur)
             inlinee = None
             if fs is not None:
-                inlinee = fs.callee_at(LineLocation(offset & U32, disc & U32), callee.name)
+                loc = LineLocation(offset & U32, disc & U32)
+                inlinee = fs.callee_at(loc, callee.name, named=False)
             self.metadata(cur, inlinee, probe, attributes)
 
     def metadata_walk(self, cur: ByteReader, probe: bool, attributes: bool) -> bool:

@@ -46,7 +46,7 @@ from profdata.formats.sample_extbinary import (
     FLAG_UNIQ_SUFFIX,
     SecType,
 )
-from profdata.model.names import md5_hash, name_bytes
+from profdata.model.names import name_bytes
 from profdata.model.sample import (
     FunctionSamples,
     SampleContext,
@@ -56,7 +56,7 @@ from profdata.model.sample import (
     sort_func_profiles,
     string_map_key,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import function_id_hash, profile_map_order
 from profdata.model.sample_summary import summarize_profile
 from profdata.model.summary import ProfileSummary
 
@@ -196,7 +196,7 @@ class SectionWriter:
         if self.options.use_md5:
             md5 = self.md5
             for name in names:
-                value = int(name) if md5 and name.isdigit() else md5_hash(name)
+                value = function_id_hash(name, md5)
                 out.u64(value)
             return
         for name in names:

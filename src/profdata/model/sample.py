@@ -127,9 +127,10 @@ class SampleContext:
 
 def name_key(name: str, md5: bool = False) -> tuple[int, bytes | int]:
     """How ``FunctionId`` orders names: bytewise, or by hash value for MD5 profiles;
-    an MD5 value sorts before any string (merges may mix the two)."""
-    if md5 and name.isdigit():
-        return (0, int(name))
+    an MD5 value sorts before any string (merges may mix the two).  In an MD5 profile
+    "" is the ``FunctionId()`` of an inlinee only metadata made: hash 0."""
+    if md5 and (name.isdigit() or not name):
+        return (0, int(name or 0))
     return (1, name_bytes(name))
 
 
@@ -293,12 +294,13 @@ class FunctionSamples:
             callees = self.callsite_samples[loc] = {}
         return callees
 
-    def callee_at(self, loc: LineLocation, name: str) -> FunctionSamples:
-        """``functionSamplesAt(Loc)[Name]`` with ``setFunction(Name)``."""
+    def callee_at(self, loc: LineLocation, name: str, *, named: bool = True) -> FunctionSamples:
+        """``functionSamplesAt(Loc)[Name]`` with ``setFunction(Name)``; without ``named``
+        (``readFuncMetadata``, which never sets it) an inlinee made here has no name."""
         callees = self.function_samples_at(loc)
         callee = callees.get(name)
         if callee is None:
-            callee = callees[name] = FunctionSamples(SampleContext(name))
+            callee = callees[name] = FunctionSamples(SampleContext(name if named else ""))
         return callee
 
     def type_samples_at(self, loc: LineLocation) -> dict[str, int]:

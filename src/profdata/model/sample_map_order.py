@@ -364,9 +364,10 @@ def string_hash(data: bytes, seed: int = SEED) -> int:
 
 def function_id_hash(name: str, md5_names: bool = False) -> int:
     """``FunctionId::getHashCode``: MD5 of the name, or the hash itself when the name came
-    from an MD5 name table (held as its decimal string)."""
-    if md5_names and name.isdigit():
-        return int(name) & _M64
+    from an MD5 name table (held as its decimal string; "" there is ``FunctionId()``,
+    an inlinee only metadata made: 0)."""
+    if md5_names and (name.isdigit() or not name):
+        return int(name or 0) & _M64
     return md5_hash(name)
 
 

@@ -328,8 +328,9 @@ def print_function(out: list[str], fs: FunctionSamples, indent: int, md5: bool =
     if fs.callsite_samples:
         out.append("Samples collected in inlined callsites {\n")
         for loc, callees in sorted(fs.callsite_samples.items()):
-            for name, callee in sorted_by_name(callees, md5):
-                out.append(f"{inner}{loc}: inlined callee: {name}: ")
+            for _, callee in sorted_by_name(callees, md5):
+                # the inlinee's own name, "" where only its metadata made it
+                out.append(f"{inner}{loc}: inlined callee: {callee.context.name}: ")
                 print_function(out, callee, indent + 4, md5)
             if types and loc in types:
                 out.append(inner + _type_counts(loc, types[loc], md5))

@@ -1,0 +1,185 @@
+"""Damaged extensible binary sample profiles that llvm-profdata reads anyway, and so profdata.
+
+Each was found by ``tools/fuzz_llvm.py`` (the real tool read a damaged file
+that profdata refused, or printed it otherwise) and is rebuilt here from a
+golden file llvm-profdata wrote (``tests/golden/sample/expected``):
+
+* a section type word with its high half set: ``SecType`` is a 32-bit enum,
+  so the type is its low half;
+* a compressed section whose stated size runs past the end of the file: the
+  size only bounds the two ULEB sizes in front of the zlib stream, which is
+  read as far as it goes, and the section is what it inflates to;
+* function metadata naming an inlinee the profile does not have:
+  ``readFuncMetadata`` makes it (``functionSamplesAt(Loc)[Name]``) without a
+  name, so it prints as "" and, in an MD5 profile, orders and hashes as
+  ``FunctionId()`` (hash 0).
+
+The non-compat tests hold profdata to the golden output of the undamaged file;
+the compat tests hold both to the real tools.
+"""
+
+from __future__ import annotations
+
+import json
+import struct
+import subprocess
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+from profdata.formats._binary import ByteReader
+from profdata.formats.sample_extbinary import FLAG_COMPRESS, read_section_table
+from tests.conftest import CliResult
+
+GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
+TABLE_AT = 18  # magic (9), version (1), section count (8)
+
+
+@cache
+def results(rel: int) -> dict[str, dict[str, dict[str, object]]]:
+    loaded: dict[str, dict[str, dict[str, object]]] = json.loads(
+        (GOLDENS / f"l{rel}.json").read_text()
+    )
+    return loaded
+
+
+def golden(rel: int, name: str, case: str) -> bytes:
+    stdout = results(rel)[name][case]["stdout"]
+    assert isinstance(stdout, str)
+    return bytes.fromhex(stdout)
+
+
+def golden_text(rel: int, name: str, case: str) -> str:
+    stdout = results(rel)[name][case]["stdout"]
+    assert isinstance(stdout, str)
+    return stdout
+
+
+def set_word(data: bytes, at: int, value: int) -> bytes:
+    return data[:at] + struct.pack("<Q", value) + data[at + 8 :]
+
+
+def high_types(data: bytes) -> bytes:
+    """Every section type word with bits in its high half."""
+    for index in range(len(read_section_table(ByteReader(data)))):
+        at = TABLE_AT + 32 * index
+        (kind,) = struct.unpack_from("<Q", data, at)
+        data = set_word(data, at, kind | (0xABCD0000 + index) << 32)
+    return data
+
+
+def oversized(data: bytes, size: int) -> bytes:
+    """Every compressed section stating ``size`` bytes (its offset kept)."""
+    for index, entry in enumerate(read_section_table(ByteReader(data))):
+        if entry.flags & FLAG_COMPRESS and entry.size:
+            data = set_word(data, TABLE_AT + 32 * index + 24, size)
+    return data
+
+
+#: stated sizes past the end of the file: twice the file, and what the fuzzer wrote
+SIZES = (2000, 0xFFFF000000000024)
+#: the golden a 2-word swap of the fuzzer turned into metadata that names an inlinee the
+#: profile does not hold (header word 120 with a word of the function metadata, 520)
+METADATA = ("llvm-sample-flatten-profile", "extbin-md5")
+
+
+def metadata_inlinee(data: bytes) -> bytes:
+    buf = bytearray(data)
+    buf[120:128], buf[520:528] = buf[520:528], buf[120:128]
+    return bytes(buf)
+
+
+@pytest.mark.parametrize("rel", [16, 22])
+def test_a_section_type_is_its_low_half(
+    rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    path = tmp_path / "high.extbin"
+    path.write_bytes(high_types(golden(rel, "corpus-inline", "extbin-default")))
+    got = run_profdata(f"--llvm-release={rel}", "show", "--sample", str(path))
+    assert got.code == 0
+    assert got.text == golden_text(rel, "corpus-inline", "extbin-default-show")
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("rel", [16, 22])
+def test_a_compressed_section_may_state_a_size_past_the_end(
+    rel: int, size: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    data = golden(rel, "corpus-inline", "extbin-all")
+    assert size > len(data)
+    path = tmp_path / "oversized.extbin"
+    path.write_bytes(oversized(data, size))
+    got = run_profdata(f"--llvm-release={rel}", "show", "--sample", str(path))
+    assert got.code == 0
+    assert got.text == golden_text(rel, "corpus-inline", "extbin-all-show")
+
+
+def test_a_compressed_stream_cut_by_the_end_of_the_file_is_an_uncompress_failure(
+    tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    data = oversized(golden(22, "corpus-inline", "extbin-all"), 2000)
+    last = max(read_section_table(ByteReader(data)), key=lambda e: e.offset if e.size else 0)
+    path = tmp_path / "cut.extbin"
+    path.write_bytes(data[: last.offset + 4])  # the sizes and a little of the stream
+    got = run_profdata("show", "--sample", str(path))
+    assert got.code == 1
+    assert got.stderr.decode().splitlines()[0] == f"error: {path}: Uncompress failure"
+
+
+@pytest.mark.parametrize("rel", [19, 22])
+def test_an_inlinee_only_metadata_names_has_no_name(
+    rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    path = tmp_path / "meta.extbin"
+    path.write_bytes(metadata_inlinee(golden(rel, *METADATA)))
+    shown = run_profdata(f"--llvm-release={rel}", "show", "--sample", str(path))
+    assert shown.code == 0
+    assert "3: inlined callee: : CFG checksum 4\n" in shown.text
+    # merged to text it keeps the callee's name as the profile holds it; to ext-binary the
+    # name table holds "" first, as FunctionId() (hash 0) orders, and as hash 0 with MD5
+    out = tmp_path / "out.extbin"
+    for options, first in (([], b"\x00"), (["--use-md5"], bytes(8))):
+        got = run_profdata(
+            f"--llvm-release={rel}", "merge", "--sample", "--extbinary", *options, str(path),
+            "-o", str(out),
+        )  # fmt: skip
+        assert got.code == 0
+        written = out.read_bytes()
+        table = next(e for e in read_section_table(ByteReader(written)) if e.type == 2)
+        assert written[table.offset + 1 : table.offset + 1 + len(first)] == first
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_as_llvm_profdata(
+    rel: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    tool = llvm_profdata(rel)
+    files = {"high": high_types(golden(rel, "corpus-inline", "extbin-default"))}
+    for size in SIZES:
+        files[f"size{size}"] = oversized(golden(rel, "corpus-inline", "extbin-all"), size)
+    if rel >= 19:
+        files["metadata"] = metadata_inlinee(golden(rel, *METADATA))
+    for name, data in files.items():
+        path = tmp_path / f"{name}.extbin"
+        path.write_bytes(data)
+        for args in (
+            ["show", "--sample", str(path)],
+            ["merge", "--sample", "--text", str(path)],
+            ["merge", "--sample", "--extbinary", str(path)],
+            ["merge", "--sample", "--extbinary", "--use-md5", str(path)],
+        ):
+            real_out, our_out = tmp_path / "real.out", tmp_path / "our.out"
+            real = subprocess.run(
+                [str(tool), *args, "-o", str(real_out)], capture_output=True, timeout=60
+            )
+            ours = run_profdata(f"--llvm-release={rel}", *args, "-o", str(our_out))
+            assert (ours.code, ours.stdout) == (real.returncode, real.stdout), (name, args)
+            assert our_out.read_bytes() == real_out.read_bytes(), (name, args)
+            real_out.unlink()
+            our_out.unlink()
