@@ -183,9 +183,9 @@ def judge(case: Case, work: Path) -> tuple[str, str]:
         problems.append(f"exit status: llvm {real.returncode}, profdata {code}")
     if stdout != real.stdout:
         problems.append(f"stdout:\n  llvm: {real.stdout[:1500]!r}\n  ours: {stdout[:1500]!r}")
-    if real.returncode == 0 and real_out.exists():
-        if not our_out.exists() or our_out.read_bytes() != real_out.read_bytes():
-            problems.append("output file differs")
+    written = real.returncode == 0 and real_out.exists()
+    if written and (not our_out.exists() or our_out.read_bytes() != real_out.read_bytes()):
+        problems.append("output file differs")
     if _first_error(real.stderr) != _first_error(stderr):
         problems.append(
             f"first error:\n  llvm: {_first_error(real.stderr)!r}\n  ours: {stderr[:600]!r}"
