@@ -54,12 +54,13 @@ from fuzz_paths import (
     _captured,
     _in_deep_thread,
     _is_text,
-    cli_main,
     damage_bytes,
     damage_text,
     raw_regions,
     sample_groups,
 )
+
+from profdata.cli import main as cli_main  # the profdata fuzz_paths put first on the path
 
 SECONDS = 20
 INDEXED_MAGIC = b"\xfflprofi\x81"
