@@ -26,7 +26,7 @@ import pytest
 
 from profdata.errors import DecompressionError
 from profdata.formats import read_instr_bytes
-from profdata.formats._binary import ByteWriter
+from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.formats.indexed import IndexedProfile
 from tests.compat import tools
 from tests.conftest import CliResult
@@ -39,7 +39,7 @@ def _vtable_section(data: bytes) -> tuple[int, int]:
     profile = read_instr_bytes(data, "vt.profdata")
     assert isinstance(profile, IndexedProfile)
     section = profile._vtable_name_data
-    assert section is not None
+    assert isinstance(section, ByteReader)
     return section.pos, section.end
 
 

@@ -127,6 +127,7 @@ class OnDiskHashTable:
     """
 
     __slots__ = (
+        "_bucket_fault",
         "_bucket_offsets",
         "_cur",
         "_data",
@@ -170,26 +171,22 @@ class OnDiskHashTable:
         self.num_buckets: int = num_buckets
         self.num_entries: int = num_entries
         buckets_at = table_offset + _TABLE_HEADER_SIZE
+        # llvm-profdata walks the payload and never reads the bucket offsets (only a
+        # lookup does): a bucket array that cannot be is a fault of lookups alone
+        self._bucket_fault: tuple[str, str, str] | None = None
         if self.num_buckets == 0:
-            self._cur.fail(
-                MalformedError,
-                "the hash table has no buckets",
-                field=f"{field}.num_buckets",
-                expected=">= 1",
-                found="0",
-                at=table_offset,
-            )
-        if self.num_buckets > (size - buckets_at) // 8:
-            self._cur.fail(
-                MalformedError,
+            self._bucket_fault = ("the hash table has no buckets", ">= 1", "0")
+        elif self.num_buckets > (size - buckets_at) // 8:
+            self._bucket_fault = (
                 "the bucket offsets run past the end of the file",
-                field=f"{field}.num_buckets",
-                expected=f"<= {(size - buckets_at) // 8}",
-                found=str(self.num_buckets),
-                at=table_offset,
+                f"<= {(size - buckets_at) // 8}",
+                str(self.num_buckets),
             )
         self._bucket_offsets: npt.NDArray[np.uint64] = np.frombuffer(
-            data, dtype="<u8", count=self.num_buckets, offset=buckets_at
+            data,
+            dtype="<u8",
+            count=0 if self._bucket_fault else self.num_buckets,
+            offset=min(buckets_at, size),
         )
         if payload_offset > size:
             self._cur.fail(
@@ -215,9 +212,19 @@ class OnDiskHashTable:
     # -- lookup -------------------------------------------------------------
     def bucket_index(self, key_hash: int) -> int:
         """LLVM's ``KeyHash & (NumBuckets - 1)`` (used even if NumBuckets is no power of 2)."""
+        self._check_buckets()
         return key_hash & (self.num_buckets - 1)
 
+    def _check_buckets(self) -> None:
+        if self._bucket_fault is not None:
+            what, expected, found = self._bucket_fault
+            self._cur.fail(
+                MalformedError, what, field=f"{self.field}.num_buckets",
+                expected=expected, found=found, at=self.table_offset,
+            )  # fmt: skip
+
     def bucket_offset(self, index: int) -> int:
+        self._check_buckets()
         return int(self._bucket_offsets[index])
 
     def bucket(self, index: int) -> Iterator[ItemRef]:

@@ -272,7 +272,7 @@ class IndexedProfile(InstrProfile):
         binary_ids: BinaryIdSection | None,
         traces: list[TemporalTrace],
         trace_stream_size: int,
-        vtable_names: ByteReader | None,
+        vtable_names: ByteReader | FormatError | None,
         memprof_range: tuple[int, int] | None,
     ) -> None:
         self._indexed = IndexedRecords(table, decoder)
@@ -331,6 +331,8 @@ class IndexedProfile(InstrProfile):
         """The vtable names, decompressed on first use as ``getSymtab`` does: ``show`` and
         ``merge`` of the records never touch them (a small section may inflate to GBs)."""
         data = self._vtable_name_data
+        if isinstance(data, FormatError):
+            raise data  # the section runs past the end of the file
         if data is not None:
             # a copy of the section's cursor each time: a failure fails again
             self._vtable_names = read_name_chunks(copy.copy(data), "vtable_names")
@@ -501,7 +503,7 @@ def read(view: memoryview, path: str | None = None) -> IndexedProfile:
         **dict(zip(fmt.header_fields, fmt.header.unpack_from(data, 0), strict=True))
     )
     kind = ProfileKind.from_version_word(word)
-    if header.hash_type > HASH_TYPE_MD5:
+    if header.hash_type & 0xFFFFFFFF > HASH_TYPE_MD5:  # ``HashT`` is a 32-bit enum
         cur.fail(
             UnsupportedHashTypeError,
             "only MD5 (0) is defined",
@@ -613,7 +615,7 @@ def _memprof_range(cur: ByteReader, header: IndexedHeader, at: int) -> tuple[int
     return start, min(end, size)
 
 
-def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader:
+def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader | FormatError:
     size = cur.end
     if offset > size - 8:
         cur.fail(
@@ -626,7 +628,10 @@ def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader:
         )
     cur.seek(offset)
     length = cur.u64("vtable_names.length")
-    return cur.sub(length, "vtable_names.data")
+    try:
+        return cur.sub(length, "vtable_names.data")
+    except FormatError as exc:  # LLVM reads the length, not the names, until getSymtab
+        return exc
 
 
 def _read_traces(cur: ByteReader, offset: int, at: int) -> tuple[list[TemporalTrace], int]:

@@ -150,22 +150,35 @@ def test_table_offset_past_the_end() -> None:
     assert info.value.location.offset == 32
 
 
-@pytest.mark.parametrize(
-    ("word", "value", "field"),
-    [
-        (0, 0, "hash_table.num_buckets"),
-        (0, 1 << 40, "hash_table.num_buckets"),
-        (1, 1 << 40, "hash_table.num_entries"),
-    ],
-)
-def test_impossible_table_header(word: int, value: int, field: str) -> None:
+def test_impossible_entry_count() -> None:
     built = build(SAMPLE, 4)
     data = bytearray(built.data)
-    struct.pack_into("<Q", data, built.table_offset + 8 * word, value)
+    struct.pack_into("<Q", data, built.table_offset + 8, 1 << 40)
     err = _error(bytes(data), built.table_offset)
-    assert err.location.field == field
-    assert err.location.offset == built.table_offset + 8 * word
-    assert err.location.found == str(value)
+    assert err.location.field == "hash_table.num_entries"
+    assert err.location.offset == built.table_offset + 8
+    assert err.location.found == str(1 << 40)
+
+
+@pytest.mark.parametrize("value", [0, 1 << 40])
+def test_impossible_bucket_count_fails_lookups_only(value: int) -> None:
+    """llvm-profdata walks the payload and never reads the bucket offsets: the walk
+    reads every item, and a lookup (which needs them) meets the located error."""
+    built = build(SAMPLE, 4)
+    data = bytearray(built.data)
+    struct.pack_into("<Q", data, built.table_offset, value)
+    table = OnDiskHashTable(
+        memoryview(bytes(data)), table_offset=built.table_offset, payload_offset=PREFIX
+    )
+    assert len(list(table.items())) == len(SAMPLE)
+    assert table.item_arrays() is None  # the bucket-wise read needs the offsets
+    key_hash, key, _ = SAMPLE[0]
+    for look in (lambda: table.find(key_hash, key), lambda: list(table.bucket(0))):
+        with pytest.raises(MalformedError) as info:
+            look()
+        assert info.value.location.field == "hash_table.num_buckets"
+        assert info.value.location.offset == built.table_offset
+        assert info.value.location.found == str(value)
 
 
 def test_payload_offset_past_the_end() -> None:
