@@ -162,6 +162,9 @@ class Release(NamedTuple):
     sample_md5_function_ids: bool
     #: a repeated top-level profile in a binary file adds up (before: it replaces the first)
     sample_binary_duplicates_merge: bool
+    #: llvm-profdata (no module) steps over an ext-binary FuncOffsetTable without reading
+    #: it, wherever it claims to be (14/16 read its entries; 17/18 untested, taken as 16)
+    sample_skips_func_offset_table: bool
     show_sample_missing_function_unnamed: bool  # --function=absent prints "Function: : 0, ..."
     show_sample_topn: bool  # --topn lists the hottest sample functions (13: instr only)
     show_sample_internal_count_line: bool  # "Maximum internal block count: 0" (not "block count")
@@ -295,6 +298,7 @@ def _row(n: int) -> Release:
         sample_preinlined_flag=n >= 15,
         sample_md5_function_ids=n >= 18,
         sample_binary_duplicates_merge=n >= 17,
+        sample_skips_func_offset_table=n >= 19,
         show_sample_missing_function_unnamed=n >= 19,
         show_sample_topn=n >= 14,
         show_sample_internal_count_line=n >= 22,

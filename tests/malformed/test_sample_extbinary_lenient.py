@@ -9,6 +9,8 @@ golden file llvm-profdata wrote (``tests/golden/sample/expected``):
 * a compressed section whose stated size runs past the end of the file: the
   size only bounds the two ULEB sizes in front of the zlib stream, which is
   read as far as it goes, and the section is what it inflates to;
+* a section of a type it does not know, and from 19 the FuncOffsetTable, placed
+  anywhere: ``readOneSection`` steps over them without reading;
 * function metadata naming an inlinee the profile does not have:
   ``readFuncMetadata`` makes it (``functionSamplesAt(Loc)[Name]``) without a
   name, so it prints as "" and, in an MD5 profile, orders and hashes as
@@ -30,7 +32,7 @@ from pathlib import Path
 import pytest
 
 from profdata.formats._binary import ByteReader
-from profdata.formats.sample_extbinary import FLAG_COMPRESS, read_section_table
+from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_section_table
 from tests.conftest import CliResult
 
 GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
@@ -76,6 +78,16 @@ def oversized(data: bytes, size: int) -> bytes:
         if entry.flags & FLAG_COMPRESS and entry.size:
             data = set_word(data, TABLE_AT + 32 * index + 24, size)
     return data
+
+
+def far_entry(data: bytes, kind: int, new_kind: int | None = None) -> bytes:
+    """The first section of type ``kind`` (retyped ``new_kind``) placed far past the end of
+    the file, 8 bytes long."""
+    index = next(i for i, e in enumerate(read_section_table(ByteReader(data))) if e.type == kind)
+    at = TABLE_AT + 32 * index
+    if new_kind is not None:
+        data = set_word(data, at, new_kind)
+    return set_word(set_word(data, at + 16, 1 << 40), at + 24, 8)
 
 
 #: stated sizes past the end of the file: twice the file, and what the fuzzer wrote
@@ -128,6 +140,30 @@ def test_a_compressed_stream_cut_by_the_end_of_the_file_is_an_uncompress_failure
     assert got.stderr.decode().splitlines()[0] == f"error: {path}: Uncompress failure"
 
 
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_sections_llvm_profdata_steps_over_may_lie_anywhere(
+    rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    """A section type it does not know, and from 19 the FuncOffsetTable (only on-demand
+    loading reads it), are stepped over however far they claim to be; 14 and 16 read the
+    FuncOffsetTable's entries, which are not there."""
+    data = golden(rel, "corpus-inline", "extbin-default")
+    unknown = tmp_path / "unknown.extbin"
+    unknown.write_bytes(far_entry(data, SecType.PROFILE_SYMBOL_LIST, 77))
+    offsets = tmp_path / "offsets.extbin"
+    offsets.write_bytes(far_entry(data, SecType.FUNC_OFFSET_TABLE))
+    expected = golden_text(rel, "corpus-inline", "extbin-default-show")
+    got = run_profdata(f"--llvm-release={rel}", "show", "--sample", str(unknown))
+    assert (got.code, got.text) == (0, expected)
+    got = run_profdata(f"--llvm-release={rel}", "show", "--sample", str(offsets))
+    if rel >= 19:
+        assert (got.code, got.text) == (0, expected)
+    else:
+        assert got.code == 1
+        first = got.stderr.decode().splitlines()[0]
+        assert first == f"error: {offsets}: Malformed sample profile data"
+
+
 @pytest.mark.parametrize("rel", [19, 22])
 def test_an_inlinee_only_metadata_names_has_no_name(
     rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
@@ -163,7 +199,10 @@ def test_as_llvm_profdata(
     files = {"high": high_types(golden(rel, "corpus-inline", "extbin-default"))}
     for size in SIZES:
         files[f"size{size}"] = oversized(golden(rel, "corpus-inline", "extbin-all"), size)
-    if rel >= 19:
+    default = golden(rel, "corpus-inline", "extbin-default")
+    files["unknown"] = far_entry(default, SecType.PROFILE_SYMBOL_LIST, 77)
+    if rel >= 19:  # 14 and 16 read the far table (and crash)
+        files["offsets"] = far_entry(default, SecType.FUNC_OFFSET_TABLE)
         files["metadata"] = metadata_inlinee(golden(rel, *METADATA))
     for name, data in files.items():
         path = tmp_path / f"{name}.extbin"
@@ -180,6 +219,10 @@ def test_as_llvm_profdata(
             )
             ours = run_profdata(f"--llvm-release={rel}", *args, "-o", str(our_out))
             assert (ours.code, ours.stdout) == (real.returncode, real.stdout), (name, args)
+            if real.returncode:
+                first = real.stderr.decode().splitlines()[0]
+                assert ours.stderr.decode().splitlines()[0] == first, (name, args)
+                continue
             assert our_out.read_bytes() == real_out.read_bytes(), (name, args)
             real_out.unlink()
             our_out.unlink()

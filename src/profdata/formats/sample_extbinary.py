@@ -93,6 +93,15 @@ class SecType(IntEnum):
     LBR_PROFILE = 32  # SecLBRProfile
 
 
+#: the section types :meth:`_Reader.decode` reads (the FuncOffsetTable apart)
+_DECODED = frozenset(
+    {
+        SecType.PROFILE_SUMMARY, SecType.NAME_TABLE, SecType.CS_NAME_TABLE,
+        SecType.LBR_PROFILE, SecType.FUNC_METADATA, SecType.PROFILE_SYMBOL_LIST,
+    }
+)  # fmt: skip
+
+
 SEC_NAMES: dict[int, str] = {
     SecType.INVALID: "InvalidSection",
     SecType.PROFILE_SUMMARY: "ProfileSummarySection",
@@ -245,6 +254,8 @@ class _Reader:
         size = len(self.data)
         beyond = entry.offset > size or entry.size > size - entry.offset
         compressed = entry.has(FLAG_COMPRESS)
+        if beyond and not compressed and self.stepped_over(entry.type):
+            return  # its offset and size are pointer arithmetic, never read
         if entry.offset > size:
             self.beyond_the_end(file_cur, entry)
         if beyond and not compressed:
@@ -265,6 +276,13 @@ class _Reader:
                 field="section_size", expected=f"{cur.end - start} bytes",
                 found=f"{cur.pos - start} bytes read", llvm_message=MSG_MALFORMED,
             )  # fmt: skip
+
+    def stepped_over(self, kind: int) -> bool:
+        """Whether ``readOneSection`` leaves a section of this type unread: a type it does
+        not know, or (19+) the FuncOffsetTable, which only on-demand loading reads."""
+        if kind == SecType.FUNC_OFFSET_TABLE:
+            return self.release.sample_skips_func_offset_table
+        return kind not in _DECODED
 
     def read_past_the_end(self, file_cur: ByteReader, entry: SecHdrTableEntry) -> NoReturn:
         """A section that starts in the file and runs past its end: LLVM reads it as far as

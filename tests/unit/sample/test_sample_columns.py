@@ -13,8 +13,10 @@ from pathlib import Path
 import pytest
 
 from profdata.errors import ProfdataError
+from profdata.formats._binary import ByteReader
 from profdata.formats._uleb import UlebRun, decode_run, encode_run
 from profdata.formats.sample_columns import walk_profiles
+from profdata.formats.sample_extbinary import SecType, read_section_table
 from profdata.formats.sample_extbinary_write import write as write_extbinary
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
 from profdata.ops.merge_inputs import WeightedFile
@@ -82,7 +84,9 @@ def test_a_damaged_input_is_reported_by_the_full_read(tmp_path: Path) -> None:
     fs = FunctionSamples(SampleContext("main"), 100, 7)
     fs.record_at(LineLocation(2, 0)).samples = 100
     good = write_extbinary(SampleProfile(profiles={fs.context: fs}))
-    damaged = good[: len(good) - 3]
+    table = read_section_table(ByteReader(good))
+    lbr = next(e for e in table if e.type == SecType.LBR_PROFILE)
+    damaged = good[: lbr.offset + lbr.size - 3]  # the profiles cut short
     path = tmp_path / "cut.extbinary"
     path.write_bytes(damaged)
     inputs = [WeightedFile(str(path), 1)]
