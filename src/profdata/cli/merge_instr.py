@@ -155,6 +155,9 @@ def _encode(
     if args.output_format == "text":
         from profdata.formats import text as text_format
 
+        if text_format.stops_at_empty_name(sparse):
+            _warn(f"malformed instrumentation profile data: {args.release.empty_name} is empty")
+            return [text_format.format_header(sparse.kind, args.release).encode()]
         return [text_format.write(sparse, args.release)]
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
     chunks: list[bytes | bytearray | memoryview] = []

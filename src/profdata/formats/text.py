@@ -576,6 +576,13 @@ def write(profile: InstrProfile, release: Release | None = None) -> bytes:
     return head + format_table(table, symbols, release)
 
 
+def stops_at_empty_name(profile: InstrProfile) -> bool:
+    """Whether ``writeText`` stops after the flag lines: it adds every written record's name
+    to a symbol table before writing any record, and an empty name fails that
+    (``llvm-profdata`` warns and keeps the file as far as it got)."""
+    return "" in record_table(profile).columns.names
+
+
 def _text_order(table: RecordTable) -> npt.NDArray[np.int64]:
     """:func:`sort_records`'s order of a table's records."""
     cols = table.columns
