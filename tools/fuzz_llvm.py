@@ -58,6 +58,7 @@ from fuzz_paths import (
     damage_text,
     raw_regions,
     sample_groups,
+    write_inputs,
 )
 
 from profdata.cli import main as cli_main  # the profdata fuzz_paths put first on the path
@@ -133,12 +134,7 @@ def make_case(rng: random.Random, instr: bool, group: list[Path], rel: int, work
         regions = raw_regions(data) if instr else {"whole": (0, len(data))}
         donor = rng.choice(group).read_bytes()
         damaged, mutation = damage_bytes(rng, data, donor, regions, index)
-    files = []
-    for i, path in enumerate(chosen):
-        target = work / f"in{i}{path.suffix}"
-        target.write_bytes(damaged if i == index else path.read_bytes())
-        files.append(str(target))
-    return Case(tuple(files), rel, command, mutation)
+    return Case(write_inputs(chosen, index, damaged, work / "x"), rel, command, mutation)
 
 
 def _argv(case: Case, output: Path) -> list[str]:

@@ -264,6 +264,19 @@ def damage_text(rng: random.Random, data: bytes, index: int) -> tuple[bytes, Mut
     return b"\n".join(lines), Mutation(index, "lines", operator, detail)
 
 
+def write_inputs(
+    chosen: Sequence[Path], index: int, damaged: bytes, prefix: Path
+) -> tuple[str, ...]:
+    """A case's inputs as files ``PREFIXin{i}.SUFFIX``: copies of ``chosen``, ``damaged``
+    standing for input ``index``."""
+    files = []
+    for i, path in enumerate(chosen):
+        target = prefix.parent / f"{prefix.name}in{i}{path.suffix}"
+        target.write_bytes(damaged if i == index else path.read_bytes())
+        files.append(str(target))
+    return tuple(files)
+
+
 # -- instr: the array merge against the record-by-record merge -------------------------
 def instr_groups(roots: Sequence[Path]) -> list[list[Path]]:
     """The profiles of each folder that holds a raw run (one binary each), raw runs first."""
@@ -320,14 +333,10 @@ def make_instr_case(rng: random.Random, group: list[Path], work: Path, number: i
     data = chosen[index].read_bytes()
     donor = rng.choice(group).read_bytes()
     damaged, mutation = damage_bytes(rng, data, donor, raw_regions(data), index)
-    files = []
-    for i, path in enumerate(chosen):
-        target = work / f"c{number}-in{i}{path.suffix}"
-        target.write_bytes(damaged if i == index else path.read_bytes())
-        files.append(str(target))
+    files = write_inputs(chosen, index, damaged, work / f"c{number}-")
     weights = tuple(rng.choice((1, 1, 1, 2, 3)) for _ in range(count))
     threads = rng.choice((0, 0, 1, 2))
-    return Case("instr", tuple(files), weights, threads, rng.choice(RELEASES), mutation)
+    return Case("instr", files, weights, threads, rng.choice(RELEASES), mutation)
 
 
 def judge_instr(case: Case) -> tuple[str, str, bool]:
@@ -426,11 +435,7 @@ def make_sample_case(rng: random.Random, group: list[Path], work: Path, number: 
         regions = {"header": (0, head), "body": (head, len(data) - head)}
         regions |= {"body 2": regions["body"], "body 3": regions["body"]}
         damaged, mutation = damage_bytes(rng, data, donor, regions, index)
-    files = []
-    for i, path in enumerate(chosen):
-        target = work / f"c{number}-in{i}{path.suffix}"
-        target.write_bytes(damaged if i == index else path.read_bytes())
-        files.append(str(target))
+    files = write_inputs(chosen, index, damaged, work / f"c{number}-")
     weights = tuple(rng.choice((1, 1, 1, 2, 3)) for _ in range(count))
     rel = rng.choice(SAMPLE_RELEASES)
     if merging:
@@ -439,7 +444,7 @@ def make_sample_case(rng: random.Random, group: list[Path], work: Path, number: 
         command: tuple[str, ...] = ("merge", "--sample", *fmt, *named, "-o", "OUT")
     else:
         command = ("show", "--sample", *rng.choice(SHOW_OPTIONS), "FILE0", "-o", "OUT")
-    return Case("sample", tuple(files), weights, 0, rel, mutation, command)
+    return Case("sample", files, weights, 0, rel, mutation, command)
 
 
 def _is_text(data: bytes) -> bool:
