@@ -215,6 +215,11 @@ class OnDiskHashTable:
         self._check_buckets()
         return key_hash & (self.num_buckets - 1)
 
+    @property
+    def buckets_readable(self) -> bool:
+        """Whether the bucket offsets are there to be read (lookups need them)."""
+        return self._bucket_fault is None
+
     def _check_buckets(self) -> None:
         if self._bucket_fault is not None:
             what, expected, found = self._bucket_fault

@@ -471,6 +471,8 @@ def _reinserted(table: OnDiskHashTable, items: list[ItemRef]) -> list[ItemRef]:
     generator turns into the stored one (see :func:`generator_insertion_order`).
     A payload no insertion order explains keeps payload order.
     """
+    if not table.buckets_readable:  # no bucket count to replay the generator with
+        return items
     hashes = [item.key_hash for item in items]
     order = generator_insertion_order(hashes, table.num_buckets)
     if order is None:
