@@ -176,4 +176,10 @@ def test_as_llvm_profdata(
         return got.code, got.stdout, out.read_bytes() if out.exists() else None
 
     for command in COMMANDS:
-        assert _run(ours, command, bad, good, out) == _run(real, command, bad, good, out), command
+        expected = _run(real, command, bad, good, out)
+        if expected[0] < 0:
+            # the real tool died of a signal: 19 reads the vtable names past the end of the
+            # file for --ic-targets (its symbol table), and crashes or not by the memory
+            # there; profdata's answer is its own
+            continue
+        assert _run(ours, command, bad, good, out) == expected, command
