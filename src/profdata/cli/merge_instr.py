@@ -26,7 +26,7 @@ from profdata.atomic import atomic_write_chunks
 from profdata.cli._output import write_input_failure
 from profdata.cli.merge import HINT, PREV_INDEXED_VERSION
 from profdata.cli.merge_inputs import merge_inputs
-from profdata.errors import UsageError
+from profdata.errors import MalformedError, UsageError
 from profdata.formats._collector import collector_paused
 from profdata.formats.indexed_write import encode_indexed
 from profdata.model.instr import InstrProfile
@@ -155,10 +155,11 @@ def _encode(
     if args.output_format == "text":
         from profdata.formats import text as text_format
 
-        if text_format.stops_at_empty_name(sparse):
-            _warn(f"malformed instrumentation profile data: {args.release.empty_name} is empty")
+        text = text_format.merge_text(sparse, args.release)
+        if text is None:  # a written record has no name
+            _warn(f"{MalformedError.llvm_message}: {args.release.empty_name} is empty")
             return [text_format.format_header(sparse.kind, args.release).encode()]
-        return [text_format.write(sparse, args.release)]
+        return [text]
     version = PREV_INDEXED_VERSION if args.write_prev_version else None
     chunks: list[bytes | bytearray | memoryview] = []
     chunks += encode_indexed(

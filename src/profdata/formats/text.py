@@ -562,10 +562,24 @@ def write(profile: InstrProfile, release: Release | None = None) -> bytes:
     registered vtable names do; plain ``merge`` registers none (only
     ``--keep-vtable-symbols`` does), so the merge op leaves that list empty.
     """
+    release = release or releases.release()
+    return _write_table(profile, record_table(profile), release)
+
+
+def merge_text(profile: InstrProfile, release: Release) -> bytes | None:
+    """:func:`write` as ``merge --text`` runs ``writeText``: None where it stops after the
+    flag lines.  It adds every written record's name to a symbol table before writing
+    any record, and an empty name fails that (``llvm-profdata`` warns and keeps the file
+    as far as it got)."""
+    table = record_table(profile)
+    if "" in table.columns.names:
+        return None
+    return _write_table(profile, table, release)
+
+
+def _write_table(profile: InstrProfile, table: RecordTable, release: Release) -> bytes:
     from profdata.formats.text_table import format_table  # the writer needs numpy text
 
-    release = release or releases.release()
-    table = record_table(profile)
     table = table.take(_text_order(table))
     hashes = None if table.name_hashes is None else table.name_hashes.tolist()
     symbols = names_symbols(table.columns.names, profile.vtable_names, hashes)
@@ -574,13 +588,6 @@ def write(profile: InstrProfile, release: Release | None = None) -> bytes:
         parts.append(format_traces(profile.traces, profile.trace_stream_size, symbols))
     head = "".join(parts).encode("utf-8", "surrogateescape")
     return head + format_table(table, symbols, release)
-
-
-def stops_at_empty_name(profile: InstrProfile) -> bool:
-    """Whether ``writeText`` stops after the flag lines: it adds every written record's name
-    to a symbol table before writing any record, and an empty name fails that
-    (``llvm-profdata`` warns and keeps the file as far as it got)."""
-    return "" in record_table(profile).columns.names
 
 
 def _text_order(table: RecordTable) -> npt.NDArray[np.int64]:

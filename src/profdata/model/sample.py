@@ -125,12 +125,21 @@ class SampleContext:
         return " @ ".join(f.to_string(i != last) for i, f in enumerate(self.frames))
 
 
+def md5_name_value(name: str) -> int | None:
+    """The hash a name of an MD5 profile stands for (held as its decimal string); "" is
+    the ``FunctionId()`` of an inlinee only metadata made, hash 0; None for a name that
+    holds no hash (a string name a merge brought in)."""
+    if not name:
+        return 0
+    return int(name) if name.isdigit() else None
+
+
 def name_key(name: str, md5: bool = False) -> tuple[int, bytes | int]:
     """How ``FunctionId`` orders names: bytewise, or by hash value for MD5 profiles;
-    an MD5 value sorts before any string (merges may mix the two).  In an MD5 profile
-    "" is the ``FunctionId()`` of an inlinee only metadata made: hash 0."""
-    if md5 and (name.isdigit() or not name):
-        return (0, int(name or 0))
+    an MD5 value sorts before any string (merges may mix the two)."""
+    value = md5_name_value(name) if md5 else None
+    if value is not None:
+        return (0, value)
     return (1, name_bytes(name))
 
 

@@ -20,7 +20,13 @@ from typing import TypeVar
 
 from profdata.model.llvm_containers import StringMapTable
 from profdata.model.names import md5_hash, name_bytes
-from profdata.model.sample import FunctionSamples, SampleContext, SampleProfile, string_map_key
+from profdata.model.sample import (
+    FunctionSamples,
+    SampleContext,
+    SampleProfile,
+    md5_name_value,
+    string_map_key,
+)
 from profdata.releases import Release
 
 _M64 = (1 << 64) - 1
@@ -364,11 +370,9 @@ def string_hash(data: bytes, seed: int = SEED) -> int:
 
 def function_id_hash(name: str, md5_names: bool = False) -> int:
     """``FunctionId::getHashCode``: MD5 of the name, or the hash itself when the name came
-    from an MD5 name table (held as its decimal string; "" there is ``FunctionId()``,
-    an inlinee only metadata made: 0)."""
-    if md5_names and (name.isdigit() or not name):
-        return int(name or 0) & _M64
-    return md5_hash(name)
+    from an MD5 name table (:func:`~profdata.model.sample.md5_name_value`)."""
+    value = md5_name_value(name) if md5_names else None
+    return md5_hash(name) if value is None else value & _M64
 
 
 def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: bool = False) -> int:

@@ -40,6 +40,7 @@ from profdata.model.sample import (
     FunctionSamples,
     SampleContext,
     SampleProfile,
+    md5_name_value,
     spelled,
     string_map_key,
 )
@@ -272,8 +273,9 @@ class _Aggregator:
         return sorted(keyed, key=lambda item: item[0])
 
     def _callee_key(self, name: str) -> tuple[int, bytes]:
-        if self.md5 and name.isdigit():
-            return int(name), b""
+        value = md5_name_value(name) if self.md5 else None
+        if value is not None:
+            return value, b""
         return -1, name_bytes(name)
 
     def weight_for_similarity(self, internal: float, base_sum: int, test_sum: int) -> float:
