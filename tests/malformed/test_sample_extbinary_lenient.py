@@ -22,11 +22,9 @@ the compat tests hold both to the real tools.
 
 from __future__ import annotations
 
-import json
 import struct
 import subprocess
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -34,33 +32,7 @@ import pytest
 from profdata.formats._binary import ByteReader
 from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_section_table
 from tests.conftest import CliResult
-
-GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
-TABLE_AT = 18  # magic (9), version (1), section count (8)
-
-
-@cache
-def results(rel: int) -> dict[str, dict[str, dict[str, object]]]:
-    loaded: dict[str, dict[str, dict[str, object]]] = json.loads(
-        (GOLDENS / f"l{rel}.json").read_text()
-    )
-    return loaded
-
-
-def golden(rel: int, name: str, case: str) -> bytes:
-    stdout = results(rel)[name][case]["stdout"]
-    assert isinstance(stdout, str)
-    return bytes.fromhex(stdout)
-
-
-def golden_text(rel: int, name: str, case: str) -> str:
-    stdout = results(rel)[name][case]["stdout"]
-    assert isinstance(stdout, str)
-    return stdout
-
-
-def set_word(data: bytes, at: int, value: int) -> bytes:
-    return data[:at] + struct.pack("<Q", value) + data[at + 8 :]
+from tests.malformed.extbinary_goldens import TABLE_AT, golden, golden_text, patch_entry
 
 
 def high_types(data: bytes) -> bytes:
@@ -68,7 +40,7 @@ def high_types(data: bytes) -> bytes:
     for index in range(len(read_section_table(ByteReader(data)))):
         at = TABLE_AT + 32 * index
         (kind,) = struct.unpack_from("<Q", data, at)
-        data = set_word(data, at, kind | (0xABCD0000 + index) << 32)
+        data = patch_entry(data, index, 0, kind | (0xABCD0000 + index) << 32)
     return data
 
 
@@ -76,7 +48,7 @@ def oversized(data: bytes, size: int) -> bytes:
     """Every compressed section stating ``size`` bytes (its offset kept)."""
     for index, entry in enumerate(read_section_table(ByteReader(data))):
         if entry.flags & FLAG_COMPRESS and entry.size:
-            data = set_word(data, TABLE_AT + 32 * index + 24, size)
+            data = patch_entry(data, index, 3, size)
     return data
 
 
@@ -84,10 +56,9 @@ def far_entry(data: bytes, kind: int, new_kind: int | None = None) -> bytes:
     """The first section of type ``kind`` (retyped ``new_kind``) placed far past the end of
     the file, 8 bytes long."""
     index = next(i for i, e in enumerate(read_section_table(ByteReader(data))) if e.type == kind)
-    at = TABLE_AT + 32 * index
     if new_kind is not None:
-        data = set_word(data, at, new_kind)
-    return set_word(set_word(data, at + 16, 1 << 40), at + 24, 8)
+        data = patch_entry(data, index, 0, new_kind)
+    return patch_entry(patch_entry(data, index, 2, 1 << 40), index, 3, 8)
 
 
 #: stated sizes past the end of the file: twice the file, and what the fuzzer wrote

@@ -8,11 +8,8 @@ our first error line is its line.
 
 from __future__ import annotations
 
-import json
-import struct
 import subprocess
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -31,27 +28,19 @@ from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_secti
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.releases import release
 from tests.conftest import CliResult
+from tests.malformed import extbinary_goldens
+from tests.malformed.extbinary_goldens import GOLDENS, TABLE_AT, patch_entry
 
-GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
 R22 = release(22)
-TABLE_AT = 18  # magic (9), version (1), section count (8)
 
 
-@cache
 def golden(name: str, case: str) -> bytes:
-    results = json.loads((GOLDENS / "l22.json").read_text())
-    return bytes.fromhex(results[name][f"extbin-{case}"]["stdout"])
+    return extbinary_goldens.golden(22, name, f"extbin-{case}")
 
 
 def entry_index(data: bytes, kind: SecType) -> int:
     table = read_section_table(ByteReader(data))
     return next(i for i, e in enumerate(table) if e.type == kind and e.size)
-
-
-def patch_entry(data: bytes, index: int, field: int, value: int) -> bytes:
-    """Set word ``field`` (0 type, 1 flags, 2 offset, 3 size) of table entry ``index``."""
-    at = TABLE_AT + 32 * index + 8 * field
-    return data[:at] + struct.pack("<Q", value) + data[at + 8 :]
 
 
 def read(data: bytes) -> None:

@@ -18,11 +18,8 @@ then stood twice, and wrote one of the two.
 
 from __future__ import annotations
 
-import json
-import struct
 import subprocess
 from collections.abc import Callable
-from functools import cache
 from pathlib import Path
 
 import pytest
@@ -38,25 +35,14 @@ from profdata.formats.sample_extbinary import (
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.releases import release
 from tests.conftest import CliResult
+from tests.malformed.extbinary_goldens import golden, patch_entry, results
 
-GOLDENS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "expected"
-TABLE_AT = 18  # magic (9), version (1), section count (8)
 NAMES = ("corpus-inline", "corpus-flat", "corpus-cs", "corpus-probe", "corpus-md5names")
 NOTE = b"If FixedLengthMD5 is true, UseMD5 has to be true"
 
 
-@cache
-def results(rel: int) -> dict[str, dict[str, dict[str, object]]]:
-    loaded: dict[str, dict[str, dict[str, object]]] = json.loads(
-        (GOLDENS / f"l{rel}.json").read_text()
-    )
-    return loaded
-
-
 def md5_file(rel: int, name: str) -> bytes:
-    stdout = results(rel)[name]["extbin-md5"]["stdout"]
-    assert isinstance(stdout, str)
-    return bytes.fromhex(stdout)
+    return golden(rel, name, "extbin-md5")
 
 
 def md5_flag_cleared(data: bytes) -> bytes:
@@ -65,8 +51,7 @@ def md5_flag_cleared(data: bytes) -> bytes:
     index = next(i for i, e in enumerate(table) if e.type == SecType.NAME_TABLE and e.size)
     flags = table[index].flags
     assert flags & FLAG_MD5_NAME and flags & FLAG_FIXED_LENGTH_MD5
-    at = TABLE_AT + 32 * index + 8
-    return data[:at] + struct.pack("<Q", flags & ~FLAG_MD5_NAME) + data[at + 8 :]
+    return patch_entry(data, index, 1, flags & ~FLAG_MD5_NAME)
 
 
 @pytest.mark.parametrize("rel", [19, 22])
