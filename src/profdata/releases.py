@@ -65,6 +65,10 @@ class Release(NamedTuple):
     #: the description ``cl`` names show's -instr/-sample/-memory enum by in its errors
     show_kind_description: str
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
+    #: what ``GET_VERSION`` keeps of a raw or indexed header's version word: up to 16 every
+    #: bit but the top 8 (``VARIANT_MASKS_ALL``), so a stray bit 32-55 is an unsupported
+    #: version; later the low 32 bits (16 and 19 verified, 17 and 18 assumed)
+    version_mask: int
     empty_name: str  # what an empty name in a name table is called: "... name is empty"
     #: "malformed instrumentation profile data: WHY" (13: no WHY; its errors had no text)
     instr_error_details: bool
@@ -245,6 +249,7 @@ def _row(n: int) -> Release:
         cl_repeated_options=n >= 15,
         show_kind_description="Profile kind supported by show:" if n >= 17 else "Profile kind:",
         raw_version_mismatch_wording=n >= 17,
+        version_mask=0x00FFFFFFFFFFFFFF if n <= 16 else 0xFFFFFFFF,
         empty_name="symbol name" if n >= 19 else "function name",
         instr_error_details=n >= 14,
         show_topn_stable=n >= 22,

@@ -54,6 +54,7 @@ from profdata.formats.correlate_data import (
 from profdata.formats.correlate_dwarf import FUNCTION_NAME_ATTRIBUTE, dwarf_probes
 from profdata.formats.raw_layout import raw_layout
 from profdata.formats.raw_profile import NameTable
+from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import InstrProfile
 from profdata.model.names import md5_array
 
@@ -407,16 +408,18 @@ def _binary_records(
 
 
 # -- reading profiles with a correlator ---------------------------------------------
-def read_correlated(path: str, correlation: CorrelationSource) -> InstrProfile:
+def read_correlated(
+    path: str, correlation: CorrelationSource, version_mask: int = VERSION_MASK
+) -> InstrProfile:
     """One merge input read as ``InstrProfReader::create(Path, Correlator)`` reads it:
     raw profiles take their records from ``correlation`` (or from the one it gives for
-    their build IDs); other formats ignore it."""
+    their build IDs); other formats ignore it.  ``version_mask``: the release's."""
     data = input_bytes(path)
     if not data:
         raise EmptyProfileError("the file is empty", path=path)
     if not raw.sniff(bytes(data[:8])):
-        return read_instr_bytes(data, path)
+        return read_instr_bytes(data, path, version_mask=version_mask)
     try:
-        return raw.read(data, path, correlation=correlation)
+        return raw.read(data, path, correlation=correlation, version_mask=version_mask)
     except ProfdataError as exc:
         raise exc.with_path(path) from None

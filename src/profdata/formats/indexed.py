@@ -51,13 +51,13 @@ from profdata.formats.indexed_layout import (
     LAST_VERSION,
     MAGIC,
     SUMMARY_FIELDS,
-    VERSION_MASK,
     IndexedLayout,
     layout,
 )
 from profdata.formats.indexed_layout import sniff as sniff  # ``IndexedInstrProfReader::hasFormat``
 from profdata.formats.indexed_records import RecordDecoder
 from profdata.formats.memprof import MemProfRules, read_memprof
+from profdata.formats.version_word import VERSION_MASK, stray_version_bits
 from profdata.model import names as model_names
 from profdata.model.instr import (
     InstrProfile,
@@ -455,7 +455,11 @@ class IndexedProfile(InstrProfile):
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
-def read(view: memoryview, path: str | None = None) -> IndexedProfile:
+def read(
+    view: memoryview, path: str | None = None, *, version_mask: int = VERSION_MASK
+) -> IndexedProfile:
+    """The indexed profile in ``view``; ``version_mask`` is what the selected release's
+    ``GET_VERSION`` keeps of the header's version word (see :mod:`.version_word`)."""
     data = view if view.format == "B" and view.ndim == 1 else view.cast("B")
     cur = ByteReader(data, path=path)
     size = len(data)
@@ -478,11 +482,11 @@ def read(view: memoryview, path: str | None = None) -> IndexedProfile:
             found=f"0x{magic:016x}",
             at=0,
         )
-    version = word & VERSION_MASK
+    version = word & version_mask
     if not FIRST_VERSION <= version <= LAST_VERSION:
         cur.fail(
             UnsupportedVersionError,
-            f"indexed version {version}",
+            stray_version_bits(word, version_mask) or f"indexed version {version}",
             field="version",
             expected=f"{FIRST_VERSION}..{LAST_VERSION}",
             found=str(version),

@@ -15,7 +15,6 @@ from functools import cache
 
 MAGIC = 0x8169666F72706CFF  # IndexedInstrProf::Magic ("\xfflprofi\x81")
 HASH_TYPE_MD5 = 0  # IndexedInstrProf::HashT::MD5, the only one
-VERSION_MASK = 0xFFFFFFFF  # GET_VERSION
 FIRST_VERSION = 1
 LAST_VERSION = 13  # IndexedInstrProf::ProfVersion::CurrentVersion in LLVM 22
 _MAGIC_WORD = struct.Struct("<Q")

@@ -44,7 +44,6 @@ from profdata.formats._binary_ids import read_binary_id_entries
 from profdata.formats._names import read_names_as_llvm
 from profdata.formats.raw_layout import (
     SUPPORTED_VERSIONS,
-    VERSION_MASK,
     RawHeader,
     RawLayout,
     Section,
@@ -55,6 +54,7 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_records import RecordReader
+from profdata.formats.version_word import VERSION_MASK, stray_version_bits
 from profdata.model.instr import (
     InstrProfile,
     InstrRecord,
@@ -95,6 +95,7 @@ def read(
     path: str | None = None,
     *,
     correlation: CorrelationSource | None = None,
+    version_mask: int = VERSION_MASK,
     _relabel_tried: bool = False,
 ) -> InstrProfile:
     """Every raw profile in ``data`` (several may be concatenated) as one profile.
@@ -106,6 +107,8 @@ def read(
     A lightweight profile takes its data records and names from ``correlation``, or
     from the one it gives for the profile's build IDs when it is a function
     (:mod:`profdata.formats.correlate`) and cannot be read without one.
+    ``version_mask`` is what a release's ``GET_VERSION`` keeps of each header's
+    version word (:attr:`profdata.releases.Release.version_mask`).
     """
     view = memoryview(data).cast("B")
     magic = detect_magic(view[:8])
@@ -118,7 +121,9 @@ def read(
     while pos is not None:
         reader: ProfileReader | None = None
         try:
-            reader = ProfileReader(cur, pos, width, first=not parts, correlation=correlation)
+            reader = ProfileReader(
+                cur, pos, width, first=not parts, correlation=correlation, version_mask=version_mask
+            )
             part = reader.parse()
         except ProfdataError as exc:
             read_so_far = parts + ([reader.partial] if reader and reader.partial else [])
@@ -305,10 +310,11 @@ class ProfileReader:
         *,
         first: bool,
         correlation: CorrelationSource | None = None,
+        version_mask: int = VERSION_MASK,
     ) -> None:
         self.cur = cur
         self.start = start
-        self.layout, self.header = self._read_header(width, first)
+        self.layout, self.header = self._read_header(width, first, version_mask)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names
@@ -325,7 +331,9 @@ class ProfileReader:
         #: before it (llvm-profdata merges and prints them before failing)
         self.partial: _RawPart | None = None
 
-    def _read_header(self, width: int, first: bool) -> tuple[RawLayout, RawHeader]:
+    def _read_header(
+        self, width: int, first: bool, version_mask: int
+    ) -> tuple[RawLayout, RawHeader]:
         cur, start = self.cur, self.start
         available = cur.end - start
         if available < 16:
@@ -339,11 +347,12 @@ class ProfileReader:
             )
         cur.pos = start + 8
         word = cur.u64("header.version")
-        version = word & VERSION_MASK
+        version = word & version_mask
         if version not in SUPPORTED_VERSIONS:
             cur.fail(
                 RawVersionError,
-                f"raw profile version {version} is not one of {SUPPORTED_VERSIONS}",
+                stray_version_bits(word, version_mask)
+                or f"raw profile version {version} is not one of {SUPPORTED_VERSIONS}",
                 field="header.version",
                 expected=" or ".join(map(str, SUPPORTED_VERSIONS)),
                 found=str(version),

@@ -40,7 +40,6 @@ import numpy.typing as npt
 from profdata.formats._binary import ByteReader
 from profdata.formats.raw_layout import (
     UNSET_TIMESTAMPS,
-    VERSION_MASK,
     RawHeader,
     RawLayout,
     detect_magic,
@@ -48,6 +47,7 @@ from profdata.formats.raw_layout import (
     sections,
 )
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
+from profdata.formats.version_word import VERSION_MASK
 from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import InstrProfile, spans
 from profdata.model.kinds import ProfileKind, ValueKind

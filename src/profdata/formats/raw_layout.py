@@ -18,11 +18,11 @@ from functools import cache
 import numpy as np
 
 from profdata.formats._binary import ByteOrder, pad8
+from profdata.formats.version_word import VERSION_MASK
 from profdata.model.kinds import ProfileKind
 
 MAGIC_64 = 0xFF6C70726F667281  # INSTR_PROF_RAW_MAGIC_64
 MAGIC_32 = 0xFF6C70726F665281  # INSTR_PROF_RAW_MAGIC_32
-VERSION_MASK = 0xFFFFFFFF  # GET_VERSION(V) since LLVM 19 (the top-8-bit mask of 14/16 agrees)
 
 #: Raw versions shipped by LLVM releases 11..22; 6 was never released.
 SUPPORTED_VERSIONS: tuple[int, ...] = (5, 7, 8, 9, 10)

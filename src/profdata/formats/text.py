@@ -42,6 +42,7 @@ from profdata.formats._text import (
     plain_u64s,
     show_line,
 )
+from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import (
     Counts,
     InstrProfile,
@@ -117,8 +118,11 @@ def sniff(prefix: bytes) -> bool:
     return all(b in _TEXT_BYTES for b in prefix[:8])
 
 
-def read(view: memoryview, path: str | None = None) -> InstrProfile:
-    """Parse a text instrumentation profile (records in file order, duplicates kept).
+def read(
+    view: memoryview, path: str | None = None, *, version_mask: int = VERSION_MASK
+) -> InstrProfile:
+    """Parse a text instrumentation profile (records in file order, duplicates kept); a text
+    has no version word, so ``version_mask`` (the registry's reader signature) goes unused.
 
     What llvm-profdata writes is read in columns
     (:mod:`profdata.formats.text_columns`, which declines anything else);

@@ -292,6 +292,7 @@ class FastMerge:
         self.slow: set[int] = set()
         self.gave_up = False  # the first input was no raw profile this path can take
         self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
+        self.version_mask = options.release.version_mask
         self._look_again_at = 1 << 62  # inputs left at the next look at the idle CPUs
         self._ahead: _Input | None = None  # the first input, read before the split
         #: the group was found to hold from its names (or a parent process does that)
@@ -400,7 +401,7 @@ class FastMerge:
         if mapped is not None and not len(mapped):
             return _Input(mapped, None, None)
         if mapped is not None and self.group is not None:
-            run = _read_run(mapped, self.group.shape, entry.path)
+            run = _read_run(mapped, self.group.shape, entry.path, self.version_mask)
             if run is None:
                 run = self._crossed_run(mapped, entry.path)
             if run is not None:
@@ -428,7 +429,7 @@ class FastMerge:
     def _crossed_run(self, view: memoryview, path: str) -> CrossedRun | None:
         """The input as a run of a shape met before that crosses to the group's."""
         for known in self.crossings:
-            run = _read_run(view, known.source, path)
+            run = _read_run(view, known.source, path, self.version_mask)
             if run is not None:
                 return known.run(run)
         return None
@@ -1128,14 +1129,16 @@ def _looks_raw(path: str) -> bool:
         return False
 
 
-def _read_run(view: memoryview, shape: Shape, path: str) -> RawRun | None:
+def _read_run(view: memoryview, shape: Shape, path: str, version_mask: int) -> RawRun | None:
+    """The input as a run of ``shape``; a raw run's header words are the shape's, an indexed
+    one is read with the release's ``version_mask``."""
     if isinstance(shape, RawShape):
         return read_run(view, shape)
     from profdata.formats.indexed_runs import IndexedShape, read_indexed_run
 
     if not isinstance(shape, IndexedShape):
         return None  # nothing reads as a text's run: other texts cross onto it
-    return read_indexed_run(view, shape, path)
+    return read_indexed_run(view, shape, path, version_mask)
 
 
 def _map(path: str) -> memoryview | None:

@@ -1,0 +1,163 @@
+"""A bit set between the version and the variant flags of a raw or indexed header.
+
+``GET_VERSION`` of llvm-profdata 16 and older keeps every bit but the top 8,
+so such a bit makes another version, which it refuses ("unsupported
+instrumentation profile format version"); 19 and later keep the low 32 bits
+and read the file as if the bit were not there (found by ``tools/fuzz_llvm.py``
+on damaged goldens, checked with the real llvm-profdata 13-22).  profdata reads
+with the selected release's mask: ``show`` fails, ``merge`` counts the input
+as failed (``--failure-mode``) on every path, the array merge's included, and
+19/22 read the file as its undamaged self.
+
+The inputs are golden files of the real tools with one bit set.
+"""
+
+from __future__ import annotations
+
+import struct
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from profdata.errors import UnsupportedVersionError
+from profdata.formats import open_instr
+from profdata.formats.version_word import VERSION_MASK, stray_version_bits
+from profdata.releases import release
+from tests.conftest import CliResult
+
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+#: (golden file, the release whose llvm-profdata reads it)
+FILES = {
+    "raw14": (GOLDEN / "raw" / "inputs" / "binary-ids-vpcalls-l14__none.profraw", 14),
+    "raw16": (GOLDEN / "raw" / "inputs" / "binary-ids-vpcalls-l16__none.profraw", 16),
+    "raw19": (GOLDEN / "raw" / "inputs" / "binary-ids-vpcalls-l19__none.profraw", 19),
+    "raw22": (GOLDEN / "raw" / "inputs" / "binary-ids-vpcalls-l22__none.profraw", 22),
+    "indexed14": (GOLDEN / "indexed" / "v07-vpcalls.profdata", 14),
+    "indexed16": (GOLDEN / "indexed" / "v09-cspgo.profdata", 16),
+    "indexed19": (GOLDEN / "indexed" / "v12-vtable.profdata", 19),
+    "indexed22": (GOLDEN / "indexed" / "v13-vpcalls.profdata", 22),
+}
+BITS = (32, 48, 54)
+MASK_16 = 0x00FFFFFFFFFFFFFF
+
+
+def _with_bit(name: str, bit: int) -> bytes:
+    data = bytearray(FILES[name][0].read_bytes())
+    (word,) = struct.unpack_from("<Q", data, 8)
+    struct.pack_into("<Q", data, 8, word | 1 << bit)
+    return bytes(data)
+
+
+def _records(path: Path, mask: int) -> list[tuple[str, int, list[int]]]:
+    profile = open_instr(path, version_mask=mask)
+    return [(r.name, r.hash, [int(c) for c in r.counts]) for r in profile.records]
+
+
+def test_the_masks_of_the_releases() -> None:
+    assert release(14).version_mask == release(16).version_mask == MASK_16
+    assert release(19).version_mask == release(22).version_mask == VERSION_MASK
+
+
+def test_the_detail_names_the_stray_bits() -> None:
+    word = 0x0100010000000008
+    detail = stray_version_bits(word, MASK_16)
+    assert detail is not None
+    assert "0x0100010000000008" in detail
+    assert "(8)" in detail and "0x10000000000" in detail
+    assert stray_version_bits(word, VERSION_MASK) is None  # 19+: no such bits
+    assert stray_version_bits(0x0100000000000008, MASK_16) is None  # a flag only
+
+
+@pytest.mark.parametrize("bit", BITS)
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_16_refuses_19_reads(name: str, bit: int, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.prof"
+    bad.write_bytes(_with_bit(name, bit))
+    with pytest.raises(UnsupportedVersionError) as caught:
+        open_instr(bad, version_mask=MASK_16)
+    (word,) = struct.unpack_from("<Q", bad.read_bytes(), 8)
+    assert caught.value.location.offset == 8
+    assert caught.value.location.found == str(word & MASK_16)
+    assert str(caught.value.location.field).endswith("version")
+    assert f"0x{word:016x}" in caught.value.detail
+    assert _records(bad, VERSION_MASK) == _records(FILES[name][0], VERSION_MASK)
+
+
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_show_fails_as_16_does(
+    name: str, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    bad = tmp_path / "bad.prof"
+    bad.write_bytes(_with_bit(name, 40))
+    good = FILES[name][0]
+    for rel in (14, 16):
+        got = run_profdata(f"--llvm-release={rel}", "show", str(bad))
+        assert got.code == 1
+        first = got.stderr.decode().splitlines()[0]
+        assert first == f"error: {bad}: unsupported instrumentation profile format version"
+    for rel in (19, 22):
+        damaged = run_profdata(f"--llvm-release={rel}", "show", "--all-functions", str(bad))
+        undamaged = run_profdata(f"--llvm-release={rel}", "show", "--all-functions", str(good))
+        if rel == 19 and name == "indexed22":  # version 13 is one profdata reads beyond 19
+            assert damaged.code == 0
+            continue
+        assert (damaged.code, damaged.stdout) == (undamaged.code, undamaged.stdout)
+
+
+@pytest.mark.parametrize("jobs", ["1", "2"])
+@pytest.mark.parametrize("name", ["raw14", "raw16", "indexed14", "indexed16", "raw22"])
+def test_merge_leaves_the_input_out(
+    name: str, jobs: str, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    """Among good copies (9: ``-j 2`` starts a worker process), on the array path a run
+    whose header words differ from the first's is read in full, with the mask."""
+    path, rel = FILES[name]
+    good = [tmp_path / f"good{i}.prof" for i in range(8)]
+    for file in good:
+        file.write_bytes(path.read_bytes())
+    bad = tmp_path / "bad.prof"
+    bad.write_bytes(_with_bit(name, 40))
+    inputs = [str(good[0]), str(bad), *map(str, good[1:])]
+    merged, expected = tmp_path / "merged.profdata", tmp_path / "expected.profdata"
+    got = run_profdata(
+        f"--llvm-release={rel}", "merge", "-j", jobs, "--failure-mode=all", "-o", str(merged),
+        *inputs,
+    )  # fmt: skip
+    assert got.code == 0
+    refused = rel <= 16
+    assert (b"unsupported instrumentation profile format version" in got.stderr) == refused
+    kept = [str(file) for file in good] if refused else [str(bad), *map(str, good)]
+    assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(expected), *kept).code == 0
+    assert merged.read_bytes() == expected.read_bytes()
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("name", sorted(FILES))
+def test_as_llvm_profdata(
+    name: str,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    path, rel = FILES[name]
+    tool = llvm_profdata(rel)
+    bad = tmp_path / "bad.prof"
+    bad.write_bytes(_with_bit(name, 48))
+    out = tmp_path / "out.profdata"
+    commands = (
+        ["show", "--all-functions", "--counts", str(bad)],
+        ["merge", "--failure-mode=all", "-o", str(out), str(path), str(bad), str(path)],
+        ["merge", "--failure-mode=all", "-o", str(out), str(bad), str(path)],
+    )
+    for argv in commands:
+        out.unlink(missing_ok=True)
+        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
+        expected = (done.returncode, done.stdout, out.read_bytes() if out.exists() else None)
+        out.unlink(missing_ok=True)
+        got = run_profdata(f"--llvm-release={rel}", *argv)
+        assert (got.code, got.stdout, out.read_bytes() if out.exists() else None) == expected
+        if done.returncode:
+            first = done.stderr.decode().splitlines()[0]
+            assert got.stderr.decode().splitlines()[0] == first
