@@ -46,6 +46,7 @@ from profdata.formats.raw_layout import (
     raw_layout,
     sections,
 )
+from profdata.formats.raw_records import signed_offsets
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
 from profdata.formats.version_word import VERSION_MASK
 from profdata.model.bucketed import BucketedValues
@@ -323,16 +324,6 @@ class RawRun:
 
 
 # -- the shape ------------------------------------------------------------------------
-def _offsets(ptrs: npt.NDArray[np.unsignedinteger], delta: int, stride: int, width: int) -> Ints:
-    """``Ptr_i - (Delta - i*D)`` modulo the pointer width, sign-extended (``instr-raw.md`` §7.1)."""
-    base = np.full(len(ptrs), delta & 0xFFFFFFFFFFFFFFFF, dtype=np.uint64)
-    base -= np.arange(len(ptrs), dtype=np.uint64) * np.uint64(stride)
-    diff = ptrs.astype(np.uint64) - base
-    if width == 4:
-        return (diff & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32).astype(np.int64)
-    return diff.view(np.int64)
-
-
 def _index(starts: Ints, lengths: Ints) -> Ints | slice:
     """A slice when the runs follow each other, else the index of every element."""
     if not len(starts):
@@ -536,7 +527,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
     cur = ByteReader(view, order=order)
     data_at = regions["data"][0]
     data = np.frombuffer(view, dtype=lay.data_dtype, count=header.num_data, offset=data_at)
-    offsets = _offsets(data["counter_ptr"], header.counters_delta, lay.data_size, width)
+    offsets = signed_offsets(data["counter_ptr"], header.counters_delta, lay.data_size, width)
     temporal = bool(header.kind & ProfileKind.TEMPORAL)
     cwidth = header.counter_width
     skip = 8 // cwidth if temporal else 0
@@ -547,7 +538,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
     counter_index = _index(offsets // cwidth + skip, lengths)
     if lay.has_bitmap:
         nbytes = data["num_bitmap_bytes"].astype(np.int64)
-        boffsets = _offsets(data["bitmap_ptr"], header.bitmap_delta, lay.data_size, width)
+        boffsets = signed_offsets(data["bitmap_ptr"], header.bitmap_delta, lay.data_size, width)
         bitmap_index = _index(np.where(nbytes > 0, boffsets, 0), nbytes)
     else:
         nbytes = np.zeros(len(data), dtype=np.int64)

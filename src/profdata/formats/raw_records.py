@@ -59,13 +59,17 @@ def signed_offsets(
     ``D`` per record (``advanceData``); v5/v7 pointers and deltas are absolute
     (stride 0).  Wrapping in pointer width gives LLVM's numbers for every real
     file and stays right for 32-bit programs with an unusual section order.
+    A 32-bit runtime writes ``Delta`` zero-extended: one with a bit above the
+    low 32 is damage, and its offsets are LLVM's 64-bit differences, which its
+    bounds checks refuse with LLVM's numbers ("counter offset -17179869184 is
+    negative").
     """
     count = len(ptrs)
     base = np.full(count, delta & _MAX_U64, dtype=np.uint64)
     if stride:
         base -= np.arange(count, dtype=np.uint64) * np.uint64(stride)
     diff = ptrs.astype(np.uint64) - base
-    if width == 4:
+    if width == 4 and not (delta & _MAX_U64) >> 32:
         return (diff & np.uint64(0xFFFFFFFF)).astype(np.uint32).view(np.int32).astype(np.int64)
     return diff.view(np.int64)
 
