@@ -11,6 +11,9 @@ golden file llvm-profdata wrote (``tests/golden/sample/expected``):
   read as far as it goes, and the section is what it inflates to;
 * a section of a type it does not know, and from 19 the FuncOffsetTable, placed
   anywhere: ``readOneSection`` steps over them without reading;
+* a FuncOffsetTable with bytes left over or a name index past the name table:
+  19 and later step over it, 14 and 16 read it (``readFuncOffsetTable``) and
+  refuse the file as they refuse any section not consumed exactly;
 * function metadata naming an inlinee the profile does not have:
   ``readFuncMetadata`` makes it (``functionSamplesAt(Loc)[Name]``) without a
   name, so it prints as "" and, in an MD5 profile, orders and hashes as
@@ -66,6 +69,21 @@ SIZES = (2000, 0xFFFF000000000024)
 #: the golden a 2-word swap of the fuzzer turned into metadata that names an inlinee the
 #: profile does not hold (header word 120 with a word of the function metadata, 520)
 METADATA = ("llvm-sample-flatten-profile", "extbin-md5")
+
+
+def offset_table_byte(data: bytes, at: int, value: int) -> bytes:
+    """Byte ``at`` of the FuncOffsetTable set to ``value`` (in the goldens: a count of 3,
+    then three name indices and offsets of one byte each)."""
+    table = next(e for e in read_section_table(ByteReader(data)) if e.type == 4)
+    assert data[table.offset] == 3
+    return data[: table.offset + at] + bytes([value]) + data[table.offset + at + 1 :]
+
+
+#: damaged FuncOffsetTables -> the error of 14 and 16
+OFFSET_TABLES = {
+    "left-over": ((0, 2), "Malformed sample profile data"),
+    "name-index": ((1, 9), "Truncated function name table"),
+}
 
 
 def metadata_inlinee(data: bytes) -> bytes:
@@ -135,6 +153,26 @@ def test_sections_llvm_profdata_steps_over_may_lie_anywhere(
         assert first == f"error: {offsets}: Malformed sample profile data"
 
 
+@pytest.mark.parametrize("damage", sorted(OFFSET_TABLES))
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_14_and_16_read_the_func_offset_table(
+    rel: int, damage: str, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    (at, value), error = OFFSET_TABLES[damage]
+    path = tmp_path / "offsets.extbin"
+    path.write_bytes(offset_table_byte(golden(rel, "corpus-inline", "extbin-default"), at, value))
+    undamaged = tmp_path / "undamaged.extbin"
+    undamaged.write_bytes(golden(rel, "corpus-inline", "extbin-default"))
+    for command in (["show", "--sample"], ["show", "--sample", "--function=main"]):
+        got = run_profdata(f"--llvm-release={rel}", *command, str(path))
+        if rel >= 19:
+            read = run_profdata(f"--llvm-release={rel}", *command, str(undamaged))
+            assert (got.code, got.text) == (0, read.text)
+        else:
+            assert got.code == 1
+            assert got.stderr.decode().splitlines()[0] == f"error: {path}: {error}"
+
+
 @pytest.mark.parametrize("rel", [19, 22])
 def test_an_inlinee_only_metadata_names_has_no_name(
     rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
@@ -172,6 +210,8 @@ def test_as_llvm_profdata(
         files[f"size{size}"] = oversized(golden(rel, "corpus-inline", "extbin-all"), size)
     default = golden(rel, "corpus-inline", "extbin-default")
     files["unknown"] = far_entry(default, SecType.PROFILE_SYMBOL_LIST, 77)
+    for damage, ((at, value), _) in OFFSET_TABLES.items():
+        files[damage] = offset_table_byte(default, at, value)
     if rel >= 19:  # 14 and 16 read the far table (and crash)
         files["offsets"] = far_entry(default, SecType.FUNC_OFFSET_TABLE)
         files["metadata"] = metadata_inlinee(golden(rel, *METADATA))

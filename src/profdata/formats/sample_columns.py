@@ -365,14 +365,18 @@ class _ColumnReader(_Reader):
 
     def offset_table(self, cur: ByteReader) -> None:
         """``readFuncOffsetTable``'s offsets, only to cut the profiles section (which
-        checks them): a count, then a function's name index and offset each."""
+        checks them): a count, then a function's name index and offset each.  Releases
+        that read the table (14-18) also fail on it as :meth:`func_offset_table` does."""
         run = decode_run(cur.data, cur.pos, cur.end)
         numbers = run.array
         if run.end == cur.end and len(numbers) and len(numbers) == 1 + 2 * int(numbers[0]):
             offsets = numbers[2::2]
             if int(offsets.max(initial=0)) < 1 << 62:
                 self.function_starts = np.sort(offsets.astype(np.int64))
-        cur.pos = cur.end
+        if self.stepped_over(SecType.FUNC_OFFSET_TABLE):
+            cur.pos = cur.end
+        else:  # left where the table ends: the section must end there too
+            self.func_offset_table(cur)
 
     def profile_columns(self, cur: ByteReader) -> None:
         cs = self.profile.is_cs

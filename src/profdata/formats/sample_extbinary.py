@@ -390,7 +390,9 @@ class _Reader:
                 self.metadata(cur, profile.profiles.get(context), probe, attributes)
         elif kind == SecType.PROFILE_SYMBOL_LIST:
             self.symbol_list(cur)
-        else:  # FuncOffsetTable (on-demand loading only) and unknown sections
+        elif kind == SecType.FUNC_OFFSET_TABLE and not self.stepped_over(kind):
+            self.func_offset_table(cur)
+        else:  # FuncOffsetTable (19+: on-demand loading only) and unknown sections
             cur.pos = cur.end
 
     def name_table(self, cur: ByteReader, md5: bool, fixed_length: bool) -> list[str]:
@@ -476,6 +478,14 @@ class _Reader:
             return None
         cur.pos = run.position(i)
         return contexts
+
+    def func_offset_table(self, cur: ByteReader) -> None:
+        """``readFuncOffsetTable`` of 14-18: a count, then a context and an offset each.
+        Only on-demand loading uses the offsets, but the table is read, so a context index
+        past its table, a cut number or bytes left over fail the file there."""
+        for _ in range(read_number(cur, "func_offset_table.count")):
+            self.context_from_table(cur)
+            read_number(cur, "func_offset_table.offset")
 
     def context_from_table(self, cur: ByteReader) -> SampleContext:
         """``readSampleContextFromTable``: a CS context index, or a name index."""
