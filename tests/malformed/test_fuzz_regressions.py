@@ -172,7 +172,7 @@ def test_out_of_memory_is_one_error_line(
 ) -> None:
     import profdata.formats as formats
 
-    def exhausted(path: str, *, version_mask: int) -> None:
+    def exhausted(path: str, *, release: object) -> None:
         raise MemoryError
 
     monkeypatch.setattr(formats, "open_instr", exhausted)  # cli/show imports it when it runs

@@ -83,7 +83,7 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
             binary_wording=rel.correlation_binary_wording,
             warn=_warn,
         )  # fmt: skip
-        return lambda path: read_correlated(path, correlation, rel.version_mask)
+        return lambda path: read_correlated(path, correlation, rel)
     if not by_id:
         raise UsageError(
             "Expected --debuginfod or --debug-file-directory when --correlate is provided"
@@ -99,7 +99,7 @@ def _correlating_loader(args: argparse.Namespace) -> Loader | None:
         binary_wording=rel.correlation_binary_wording,
         warn=_warn,
     )
-    return lambda path: read_correlated(path, by_build_id, rel.version_mask)
+    return lambda path: read_correlated(path, by_build_id, rel)
 
 
 def print_diagnostic(diagnostic: Diagnostic) -> None:

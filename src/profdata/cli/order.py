@@ -73,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
         raise refusal
     if not args.inputs:
         raise FileError(os.strerror(errno.ENOENT))
-    profile = load_path(args.inputs[0], version_mask=release.version_mask)
+    profile = load_path(args.inputs[0], release=release)
     order = order_functions(profile.traces, args.num_test_traces, release)
     out = Output(args.output)
     out.write(render_order(order, profile.symbols))

@@ -104,7 +104,7 @@ def _read(path: str, release: Release) -> InstrProfile:
     one (LLVM ignores that failure; we say what it was on stderr)."""
     loaded: InstrProfile | ProfdataError
     try:
-        loaded = load_path(path, version_mask=release.version_mask)
+        loaded = load_path(path, release=release)
     except ProfdataError as exc:
         loaded = exc
     read, failure = read_streamed(loaded, release)

@@ -265,7 +265,7 @@ def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
             _print_what_llvm_flushed(collect(part, options, release))
 
     try:
-        profile = open_instr(args.inputs[0], version_mask=release.version_mask)  # '-': stdin
+        profile = open_instr(args.inputs[0], release=release)  # '-': standard input
     except ProfdataError as exc:
         print_read_part(exc.for_release(release).partial)
         raise

@@ -10,21 +10,23 @@ import importlib
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from profdata.errors import EmptyProfileError, ProfdataError, UnrecognizedFormatError
 from profdata.formats._files import input_bytes
 from profdata.formats._files import map_file as map_file
-from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import InstrProfile
+
+if TYPE_CHECKING:
+    from profdata.releases import Release
 
 
 class Reader(Protocol):
-    """A format's reader: ``version_mask`` is what the selected release's ``GET_VERSION``
-    keeps of a header's version word (:mod:`profdata.formats.version_word`)."""
+    """A format's reader: ``release`` is the llvm-profdata release whose reading of
+    damaged bytes to mirror where releases differ (None: the latest)."""
 
     def __call__(
-        self, view: memoryview, path: str | None = None, /, *, version_mask: int = VERSION_MASK
+        self, view: memoryview, path: str | None = None, /, *, release: Release | None = None
     ) -> InstrProfile: ...
 
 
@@ -74,24 +76,24 @@ def read_instr_bytes(
     data: bytes | bytearray | memoryview,
     path: str | None = None,
     *,
-    version_mask: int = VERSION_MASK,
+    release: Release | None = None,
 ) -> InstrProfile:
-    """Read an instrumentation profile of any format from memory; ``version_mask``: a
-    release's ``Release.version_mask`` (default: LLVM 19's and later)."""
+    """Read an instrumentation profile of any format from memory, as ``release`` reads it
+    where releases differ (default: the latest)."""
     view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
     if len(view) == 0:
         raise EmptyProfileError("the file is empty", path=path)
     fmt = detect(bytes(view[:8]), path)
     try:
-        return fmt.read(view, path, version_mask=version_mask)
+        return fmt.read(view, path, release=release)
     except ProfdataError as exc:
         if path:
             exc.with_path(path)
         raise
 
 
-def open_instr(path: str | os.PathLike[str], *, version_mask: int = VERSION_MASK) -> InstrProfile:
+def open_instr(path: str | os.PathLike[str], *, release: Release | None = None) -> InstrProfile:
     """Read an instrumentation profile from a file (memory-mapped, zero-copy; ``-`` is
     standard input, as ``MemoryBuffer::getFileOrSTDIN``)."""
     spath = os.fspath(path)
-    return read_instr_bytes(input_bytes(spath), spath, version_mask=version_mask)
+    return read_instr_bytes(input_bytes(spath), spath, release=release)

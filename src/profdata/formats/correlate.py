@@ -54,9 +54,9 @@ from profdata.formats.correlate_data import (
 from profdata.formats.correlate_dwarf import FUNCTION_NAME_ATTRIBUTE, dwarf_probes
 from profdata.formats.raw_layout import raw_layout
 from profdata.formats.raw_profile import NameTable
-from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import InstrProfile
 from profdata.model.names import md5_array
+from profdata.releases import Release
 
 __all__ = [
     "Correlation",
@@ -409,17 +409,17 @@ def _binary_records(
 
 # -- reading profiles with a correlator ---------------------------------------------
 def read_correlated(
-    path: str, correlation: CorrelationSource, version_mask: int = VERSION_MASK
+    path: str, correlation: CorrelationSource, release: Release | None = None
 ) -> InstrProfile:
     """One merge input read as ``InstrProfReader::create(Path, Correlator)`` reads it:
     raw profiles take their records from ``correlation`` (or from the one it gives for
-    their build IDs); other formats ignore it.  ``version_mask``: the release's."""
+    their build IDs); other formats ignore it.  ``release``: the one to read as."""
     data = input_bytes(path)
     if not data:
         raise EmptyProfileError("the file is empty", path=path)
     if not raw.sniff(bytes(data[:8])):
-        return read_instr_bytes(data, path, version_mask=version_mask)
+        return read_instr_bytes(data, path, release=release)
     try:
-        return raw.read(data, path, correlation=correlation, version_mask=version_mask)
+        return raw.read(data, path, correlation=correlation, release=release)
     except ProfdataError as exc:
         raise exc.with_path(path) from None

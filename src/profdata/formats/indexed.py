@@ -79,6 +79,7 @@ from profdata.model.names import (
 from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_counts
 from profdata.offload import Pending
+from profdata.releases import Release
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
 _U64X2 = struct.Struct("<QQ")
@@ -456,10 +457,11 @@ class IndexedProfile(InstrProfile):
 # Reading
 # --------------------------------------------------------------------------
 def read(
-    view: memoryview, path: str | None = None, *, version_mask: int = VERSION_MASK
+    view: memoryview, path: str | None = None, *, release: Release | None = None
 ) -> IndexedProfile:
-    """The indexed profile in ``view``; ``version_mask`` is what the selected release's
-    ``GET_VERSION`` keeps of the header's version word (see :mod:`.version_word`)."""
+    """The indexed profile in ``view``, as ``release`` reads it where releases differ: what
+    its ``GET_VERSION`` keeps of the header's version word (see :mod:`.version_word`)."""
+    version_mask = VERSION_MASK if release is None else release.version_mask
     data = view if view.format == "B" and view.ndim == 1 else view.cast("B")
     cur = ByteReader(data, path=path)
     size = len(data)

@@ -32,11 +32,11 @@ from profdata.formats._onhash import FileWords
 from profdata.formats.indexed_columns import BulkRecords, value_records
 from profdata.formats.raw_columns import RawRun, value_id_bits, value_ids, values_of_ids
 from profdata.formats.raw_values import ValueRecords
-from profdata.formats.version_word import VERSION_MASK
 from profdata.model.bucketed import BucketedValues
 from profdata.model.instr import distinct, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_array, names_bytes
+from profdata.releases import Release
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
@@ -214,11 +214,9 @@ class _Decoded:
     entry_counts: U64s
 
 
-def _decode(
-    view: memoryview, path: str | None, version_mask: int = VERSION_MASK
-) -> _Decoded | None:
+def _decode(view: memoryview, path: str | None, release: Release | None = None) -> _Decoded | None:
     try:
-        profile = indexed.read(view, path, version_mask=version_mask)
+        profile = indexed.read(view, path, release=release)
     except ProfdataError:
         return None
     if profile.memprof_range is not None and profile.memprof_range[1] > profile.memprof_range[0]:
@@ -324,11 +322,11 @@ def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedSha
 
 
 def read_indexed_run(
-    view: memoryview, shape: IndexedShape, path: str | None = None, version_mask: int = VERSION_MASK
+    view: memoryview, shape: IndexedShape, path: str | None = None, release: Release | None = None
 ) -> RawRun | None:
     """The counters and values of an indexed profile of ``shape``, read with a release's
-    ``version_mask``; None if it has another shape (or does not read)."""
-    decoded = _decode(view, path, version_mask)
+    ``release``; None if it has another shape (or does not read)."""
+    decoded = _decode(view, path, release)
     if decoded is None or not shape.layout.same(decoded.layout):
         return None
     return _run_of(decoded, shape)

@@ -63,6 +63,7 @@ from profdata.model.instr import (
 )
 from profdata.model.kinds import ValueKind
 from profdata.model.record_table import RecordTable
+from profdata.releases import Release
 
 # reading needs neither the writer nor, unless the profile is lightweight, correlation:
 # both are imported when first used (``write`` through the module's ``__getattr__``)
@@ -95,7 +96,7 @@ def read(
     path: str | None = None,
     *,
     correlation: CorrelationSource | None = None,
-    version_mask: int = VERSION_MASK,
+    release: Release | None = None,
     _relabel_tried: bool = False,
 ) -> InstrProfile:
     """Every raw profile in ``data`` (several may be concatenated) as one profile.
@@ -107,10 +108,11 @@ def read(
     A lightweight profile takes its data records and names from ``correlation``, or
     from the one it gives for the profile's build IDs when it is a function
     (:mod:`profdata.formats.correlate`) and cannot be read without one.
-    ``version_mask`` is what a release's ``GET_VERSION`` keeps of each header's
-    version word (:attr:`profdata.releases.Release.version_mask`).
+    ``release`` is the llvm-profdata whose reading to mirror where releases
+    differ: what its ``GET_VERSION`` keeps of each header's version word.
     """
     view = memoryview(data).cast("B")
+    mask = VERSION_MASK if release is None else release.version_mask
     magic = detect_magic(view[:8])
     if magic is None:
         raise UnrecognizedFormatError("the first 8 bytes are not a raw profile magic", path=path)
@@ -122,7 +124,7 @@ def read(
         reader: ProfileReader | None = None
         try:
             reader = ProfileReader(
-                cur, pos, width, first=not parts, correlation=correlation, version_mask=version_mask
+                cur, pos, width, first=not parts, correlation=correlation, version_mask=mask
             )
             part = reader.parse()
         except ProfdataError as exc:

@@ -42,7 +42,6 @@ from profdata.formats._text import (
     plain_u64s,
     show_line,
 )
-from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import (
     Counts,
     InstrProfile,
@@ -119,10 +118,10 @@ def sniff(prefix: bytes) -> bool:
 
 
 def read(
-    view: memoryview, path: str | None = None, *, version_mask: int = VERSION_MASK
+    view: memoryview, path: str | None = None, *, release: Release | None = None
 ) -> InstrProfile:
-    """Parse a text instrumentation profile (records in file order, duplicates kept); a text
-    has no version word, so ``version_mask`` (the registry's reader signature) goes unused.
+    """Parse a text instrumentation profile (records in file order, duplicates kept); every
+    release reads a text alike, so ``release`` (the registry's reader signature) goes unused.
 
     What llvm-profdata writes is read in columns
     (:mod:`profdata.formats.text_columns`, which declines anything else);

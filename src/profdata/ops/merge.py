@@ -28,7 +28,6 @@ import numpy.typing as npt
 from profdata import releases
 from profdata.errors import EmptyProfileError, MergeError, ProfdataError
 from profdata.formats import open_instr
-from profdata.formats.version_word import VERSION_MASK
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order, stringmap_ordered
@@ -380,13 +379,13 @@ class MergeResult:
 Loader = Callable[[str], InstrProfile]
 
 
-def load_path(path: str, *, version_mask: int = VERSION_MASK) -> InstrProfile:
-    """Read one input; ``-`` is standard input, as ``MemoryBuffer::getFileOrSTDIN``.
-    ``version_mask``: the selected release's (``Release.version_mask``)."""
+def load_path(path: str, *, release: Release | None = None) -> InstrProfile:
+    """Read one input, as ``release`` reads it where releases differ; ``-`` is standard
+    input, as ``MemoryBuffer::getFileOrSTDIN``."""
     if path == "-":
-        return open_instr(path, version_mask=version_mask)
+        return open_instr(path, release=release)
     memprof = load_memprof_input(path)
-    return open_instr(path, version_mask=version_mask) if memprof is None else memprof
+    return open_instr(path, release=release) if memprof is None else memprof
 
 
 @dataclass
@@ -437,8 +436,8 @@ def merge_instr(
     reporter = Reporter(sink)
     release = options.release
     reads_files = load is load_path
-    if reads_files and release.version_mask != VERSION_MASK:
-        load = partial(load_path, version_mask=release.version_mask)
+    if reads_files:
+        load = partial(load_path, release=release)
     if not release.merge_reads_stdin:
         load = _stdin_is_empty(load)
     count = context_count(len(inputs), options.num_threads)

@@ -114,6 +114,7 @@ from profdata.ops.merge_value_store import (
 )
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
 from profdata.reaping import reap_later
+from profdata.releases import Release
 
 if TYPE_CHECKING:  # the indexed and text sides are imported when such an input comes
     from profdata.formats.indexed_runs import IndexedShape
@@ -292,7 +293,6 @@ class FastMerge:
         self.slow: set[int] = set()
         self.gave_up = False  # the first input was no raw profile this path can take
         self.max_count = INSTR_MAX_COUNT if options.release.merge_pseudo_counts else U64_MAX
-        self.version_mask = options.release.version_mask
         self._look_again_at = 1 << 62  # inputs left at the next look at the idle CPUs
         self._ahead: _Input | None = None  # the first input, read before the split
         #: the group was found to hold from its names (or a parent process does that)
@@ -401,7 +401,7 @@ class FastMerge:
         if mapped is not None and not len(mapped):
             return _Input(mapped, None, None)
         if mapped is not None and self.group is not None:
-            run = _read_run(mapped, self.group.shape, entry.path, self.version_mask)
+            run = _read_run(mapped, self.group.shape, entry.path, self.options.release)
             if run is None:
                 run = self._crossed_run(mapped, entry.path)
             if run is not None:
@@ -429,7 +429,7 @@ class FastMerge:
     def _crossed_run(self, view: memoryview, path: str) -> CrossedRun | None:
         """The input as a run of a shape met before that crosses to the group's."""
         for known in self.crossings:
-            run = _read_run(view, known.source, path, self.version_mask)
+            run = _read_run(view, known.source, path, self.options.release)
             if run is not None:
                 return known.run(run)
         return None
@@ -1129,16 +1129,16 @@ def _looks_raw(path: str) -> bool:
         return False
 
 
-def _read_run(view: memoryview, shape: Shape, path: str, version_mask: int) -> RawRun | None:
+def _read_run(view: memoryview, shape: Shape, path: str, release: Release) -> RawRun | None:
     """The input as a run of ``shape``; a raw run's header words are the shape's, an indexed
-    one is read with the release's ``version_mask``."""
+    one is read as ``release`` reads it."""
     if isinstance(shape, RawShape):
         return read_run(view, shape)
     from profdata.formats.indexed_runs import IndexedShape, read_indexed_run
 
     if not isinstance(shape, IndexedShape):
         return None  # nothing reads as a text's run: other texts cross onto it
-    return read_indexed_run(view, shape, path, version_mask)
+    return read_indexed_run(view, shape, path, release)
 
 
 def _map(path: str) -> memoryview | None:

@@ -69,7 +69,7 @@ def show_memory_file(path: str, release: Release, show_format: str = "text") -> 
         )
     if magic != INDEXED_MAGIC:
         raise FormatError("not an indexed profile", path=path, llvm_message=_BAD_MAGIC)
-    profile = read_instr_bytes(contents, path, version_mask=release.version_mask)
+    profile = read_instr_bytes(contents, path, release=release)
     try:
         data = (
             profile.memprof_data(rules_for(release))
