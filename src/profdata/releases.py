@@ -55,6 +55,15 @@ class Release(NamedTuple):
     show_instr_hot_func_list: bool  # --hot-func-list also lists hot instr functions
     show_indexed_binary_ids_header: bool  # indexed files print "Binary IDs: " even with none
     raw_binary_ids_last_profile_only: bool  # the raw reader keeps one header's ids (<= 16)
+    #: the raw reader parses the binary-id entries only when asked (``readBinaryIds``:
+    #: show --binary-ids, a merge after the input's records), not in ``readHeader`` (14 and
+    #: 16 verified, 19 parses them in the header; 17 and 18 assumed as 19)
+    raw_binary_ids_on_demand: bool
+    #: a binary id of length 0 is an empty id (14, 15 verified), not malformed (16)
+    raw_binary_id_may_be_empty: bool
+    #: merge reads each input's binary ids, for indexed v9+ which holds them (14 and 15
+    #: verified not to: a bad entry fails neither)
+    merge_reads_binary_ids: bool
     #: usage errors start "llvm-profdata merge:" (the subcommand's own cl parser, <= 16)
     cl_errors_name_subcommand: bool
     #: "No subcommand specified! Run llvm-profata --help" (17-19; the typo was fixed in 20)
@@ -244,6 +253,9 @@ def _row(n: int) -> Release:
         show_instr_hot_func_list=n >= 22,
         show_indexed_binary_ids_header=n >= 18,
         raw_binary_ids_last_profile_only=n <= 16,
+        raw_binary_ids_on_demand=n <= 16,
+        raw_binary_id_may_be_empty=n <= 15,
+        merge_reads_binary_ids=n >= 16,
         cl_errors_name_subcommand=n <= 16,
         cl_no_subcommand_typo=17 <= n <= 19,
         cl_repeated_options=n >= 15,

@@ -25,10 +25,11 @@ def zero_extended_u64(cur: ByteReader, at: int) -> int:
 
 
 def read_binary_id_entries(
-    cur: ByteReader, start: int, stop: int, *, padded: bool = True
+    cur: ByteReader, start: int, stop: int, *, padded: bool = True, may_be_empty: bool = False
 ) -> list[bytes]:
     """The ids stored between buffer positions ``start`` and ``stop``; without ``padded``
-    (raw version 7) each id is followed directly by the next length."""
+    (raw version 7) each id is followed directly by the next length; ``may_be_empty``:
+    a length of 0 is an empty id, as LLVM 15 and older take it."""
     ids: list[bytes] = []
     pos = start
     while pos < stop:
@@ -44,7 +45,7 @@ def read_binary_id_entries(
                 llvm_message=f"{_MALFORMED}: not enough data to read binary id length",
             )
         length = zero_extended_u64(cur, pos)
-        if length == 0:
+        if length == 0 and not may_be_empty:
             cur.fail(
                 MalformedError,
                 "a binary id is empty",

@@ -112,7 +112,6 @@ def read(
     differ: what its ``GET_VERSION`` keeps of each header's version word.
     """
     view = memoryview(data).cast("B")
-    mask = VERSION_MASK if release is None else release.version_mask
     magic = detect_magic(view[:8])
     if magic is None:
         raise UnrecognizedFormatError("the first 8 bytes are not a raw profile magic", path=path)
@@ -124,7 +123,7 @@ def read(
         reader: ProfileReader | None = None
         try:
             reader = ProfileReader(
-                cur, pos, width, first=not parts, correlation=correlation, version_mask=mask
+                cur, pos, width, first=not parts, correlation=correlation, release=release
             )
             part = reader.parse()
         except ProfdataError as exc:
@@ -205,7 +204,9 @@ class _RawPart:
     columns: RecordColumns
     #: builds the part's records (value sites decoded, bitmaps copied) when first asked for
     build_records: Callable[[], list[InstrRecord]]
-    binary_ids: list[bytes]
+    #: the header's binary ids, parsed already or (``Release.raw_binary_ids_on_demand``)
+    #: when first asked for, which is where a bad entry fails
+    binary_ids: Callable[[], list[bytes]]
     names: NameTable  # NameRef -> function name
     vtable_names: NameTable
     timestamps: list[tuple[int, int]]
@@ -215,10 +216,8 @@ class _RawPart:
 
 
 def _assemble(parts: list[_RawPart]) -> RawProfile:
-    binary_ids: list[bytes] = []
     timestamps: list[tuple[int, int]] = []
     for part in parts:
-        binary_ids.extend(part.binary_ids)
         timestamps.extend(part.timestamps)
     # each header gets a new symbol table (readHeader's createSymtab): the reader's vtable
     # names, what merge --keep-vtable-symbols takes, are the last profile's
@@ -248,12 +247,11 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         kind=first.kind,
         format="raw",
         version=first.raw_version,
-        binary_ids=binary_ids,
+        binary_id_parts=[part.binary_ids for part in parts],
         traces=traces,
         trace_stream_size=1 if traces else 0,
         vtable_names=vtable_names,
         name_tables=[table for part in parts for table in (part.names, part.vtable_names)],
-        last_raw_binary_ids=list(parts[-1].binary_ids) if len(parts) > 1 else None,
     )
 
 
@@ -312,11 +310,14 @@ class ProfileReader:
         *,
         first: bool,
         correlation: CorrelationSource | None = None,
-        version_mask: int = VERSION_MASK,
+        release: Release | None = None,
     ) -> None:
         self.cur = cur
         self.start = start
-        self.layout, self.header = self._read_header(width, first, version_mask)
+        #: the llvm-profdata whose reading of damaged bytes this mirrors (None: the latest)
+        self.release = release
+        mask = VERSION_MASK if release is None else release.version_mask
+        self.layout, self.header = self._read_header(width, first, mask)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names
@@ -420,10 +421,31 @@ class ProfileReader:
                     at=min(region.start, cur.end),
                 )
 
-    def _binary_ids(self) -> list[bytes]:
+    def _binary_ids(self) -> Callable[[], list[bytes]]:
+        """The entries, parsed now (``readHeader``, 19+) or when first asked for
+        (``readBinaryIds``, 14 and 16, in a file of their raw version), unless the
+        correlation needs them now."""
         region = self.regions["binary_ids"]
         padded = self.layout.version >= 8
-        return read_binary_id_entries(self.cur, region.start, region.end, padded=padded)
+        cur, release = self.cur, self.release
+        empty = release is not None and release.raw_binary_id_may_be_empty
+
+        def parse() -> list[bytes]:
+            return read_binary_id_entries(
+                cur, region.start, region.end, padded=padded, may_be_empty=empty
+            )
+
+        # laziness mirrors the release's reader, which reads its own raw version only: a file
+        # of another version is read eagerly, so a wrong version label still fails as such
+        if (
+            release is not None
+            and release.raw_binary_ids_on_demand
+            and self.layout.version == release.raw_version
+            and self.by_build_id is None
+        ):
+            return parse
+        ids = parse()
+        return lambda: ids
 
     def _names(self, region: Section) -> NameTable:
         """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
@@ -439,7 +461,7 @@ class ProfileReader:
         binary_ids = self._binary_ids()
         self._check_regions()
         if self.by_build_id is not None:
-            self.correlation = self.by_build_id(binary_ids)
+            self.correlation = self.by_build_id(binary_ids())
         names = self._names(self.regions["names"])
         vtable_names = self._names(self.regions["vnames"])
         data = self._array(self.regions["data"], self.layout.data_dtype, self.header.num_data)

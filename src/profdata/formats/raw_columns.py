@@ -498,9 +498,11 @@ def _value_shape(
 
 def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun] | None:
     """The shape of a raw profile ``raw.read`` has accepted as ``profile``, and the profile
-    read as a run of it (which checks the shape against the reader); None if unsupported."""
+    read as a run of it (which checks the shape against the reader); None if unsupported,
+    or if its binary ids, parsed only when asked (14, 16), do not read: the long way
+    fails the input or not, as the release does."""
     magic = detect_magic(view[:8])
-    if magic is None or len(view) < 16:
+    if magic is None or len(view) < 16 or profile.binary_ids_error is not None:
         return None
     width, order = magic
     version_word = struct.unpack_from(f"{order}Q", view, 8)[0]

@@ -203,11 +203,16 @@ class RawProfile(InstrProfile):
         build_records: Callable[[], list[InstrRecord]],
         name_tables: list[NameTable],
         build_table: Callable[[], RecordTable] | None = None,
+        binary_id_parts: Sequence[Callable[[], list[bytes]]] = (),
         **fields: Any,
     ) -> None:
         self._records: Sequence[InstrRecord] = []
         self._symbols: dict[int, str] | None = None
+        self._binary_ids: list[bytes] = []
+        self._last_raw_binary_ids: list[bytes] | None = None
         super().__init__(records=[], **fields)
+        #: each header's binary ids, parsed when first asked for (see :attr:`binary_ids`)
+        self._binary_id_parts: Sequence[Callable[[], list[bytes]]] | None = binary_id_parts or None
         self._columns = columns
         self._build_records: Callable[[], list[InstrRecord]] | None = build_records
         self._name_tables = name_tables
@@ -236,6 +241,43 @@ class RawProfile(InstrProfile):
     @symbols.setter
     def symbols(self, value: dict[int, str]) -> None:
         self._symbols = value or None
+
+    @property
+    def binary_ids(self) -> list[bytes]:
+        """Every header's binary ids.  A release that parses them only when asked (14 and
+        16: ``readBinaryIds``) has a bad entry fail here, after the records were read, and
+        again at every later look."""
+        if self._binary_id_parts is not None:
+            parsed = [read() for read in self._binary_id_parts]
+            self._binary_ids = [bid for ids in parsed for bid in ids]
+            self._last_raw_binary_ids = parsed[-1] if len(parsed) > 1 else None
+            self._binary_id_parts = None
+        return self._binary_ids
+
+    @binary_ids.setter
+    def binary_ids(self, value: list[bytes]) -> None:
+        self._binary_ids = value
+        self._binary_id_parts = None
+
+    @property
+    def last_raw_binary_ids(self) -> list[bytes] | None:
+        """The last concatenated profile's ids (None: one profile), parsed as
+        :attr:`binary_ids` are."""
+        _ = self.binary_ids
+        return self._last_raw_binary_ids
+
+    @last_raw_binary_ids.setter
+    def last_raw_binary_ids(self, value: list[bytes] | None) -> None:
+        self._last_raw_binary_ids = value
+
+    @property
+    def binary_ids_error(self) -> ProfdataError | None:
+        """What ``readBinaryIds`` fails with (None: the ids read)."""
+        try:
+            _ = self.binary_ids
+        except ProfdataError as exc:
+            return exc
+        return None
 
     @property
     def records(self) -> Sequence[InstrRecord]:

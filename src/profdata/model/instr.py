@@ -260,7 +260,7 @@ class TemporalTrace:
     function_hashes: tuple[int, ...]
 
 
-@dataclass(eq=False)
+@dataclass(eq=False, repr=False)
 class InstrProfile:
     """A whole instrumentation profile as read from one input.
 
@@ -290,6 +290,12 @@ class InstrProfile:
     #: reader leaves such a record the bitmap its reused record still holds (see
     #: ``InstrProfWriter.add_records``); None for profiles not read from text
     without_bitmap_block: frozenset[int] | None = None
+
+    def __repr__(self) -> str:
+        """Short, and touching nothing read lazily: the field-by-field dataclass repr would
+        list every record, and raise where binary ids or records fail when read."""
+        version = "" if self.version is None else f" version={self.version}"
+        return f"<{type(self).__name__} {self.format}{version} kind={self.kind!r}>"
 
     def binary_ids_seen(self, last_raw_profile_only: bool) -> list[bytes]:
         """The ids a reader reports: all of them, or (LLVM <= 16) the last raw profile's."""

@@ -589,12 +589,13 @@ def _load_input(
         return
     checked = checked_input(loaded, entry.path, options.release)
     profile, failure = read_streamed(checked, options.release)
-    if failure is None and isinstance(checked, InstrProfile):
+    reads_ids = options.release.merge_reads_binary_ids
+    if failure is None and reads_ids and isinstance(checked, InstrProfile):
         failure = checked.binary_ids_error  # readBinaryIds, after the records
     if failure is None and options.keep_vtable_symbols and profile is not None:
         failure = vtable_names_error(profile)  # getSymtab, after the records
     merged = profile is not None and _merge_profile(
-        ctx, entry, profile, options, reporter, complete=failure is None
+        ctx, entry, profile, options, reporter, binary_ids=failure is None and reads_ids
     )
     if failure is not None and (profile is None or merged):
         ctx.errors.append(input_failure(entry.path, failure, options.release))
@@ -612,10 +613,11 @@ def _merge_profile(
     options: MergeOptions,
     reporter: Reporter,
     *,
-    complete: bool,
+    binary_ids: bool,
 ) -> bool:
-    """Merge a read input (``complete``) or what was read of it; False if its kind
-    conflicts with the context's (that failure is then the input's only one)."""
+    """Merge a read input, or what was read of it, with its ``binary_ids`` if they are read
+    and good; False if its kind conflicts with the context's (that failure is then the
+    input's only one)."""
     writer = ctx.writer
     if writer.merge_kind(profile.kind, profile.explicit_frontend) is not None:
         ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
@@ -632,5 +634,5 @@ def _merge_profile(
             kind = problems[0]
             name = records[index].name if names is None else names[index]
             reporter.emit(RecordWarning(kind, entry.path, name, reporter.first_time(kind)))
-    writer._add_extras(profile, entry.weight, options.keep_vtable_symbols, binary_ids=complete)
+    writer._add_extras(profile, entry.weight, options.keep_vtable_symbols, binary_ids=binary_ids)
     return True

@@ -94,7 +94,7 @@ def merge(
         processes=processes,
         failure_mode=FailureMode.WARN,
     )
-    load = load_path if fast else (lambda path: load_path(path))
+    load = load_path if fast else (lambda path: load_path(path, release=release(rel)))
     try:
         result = merge_instr(inputs, options, load=load)
     except MergeError as exc:
