@@ -109,7 +109,8 @@ def read(
     from the one it gives for the profile's build IDs when it is a function
     (:mod:`profdata.formats.correlate`) and cannot be read without one.
     ``release`` is the llvm-profdata whose reading to mirror where releases
-    differ: what its ``GET_VERSION`` keeps of each header's version word.
+    differ: what its ``GET_VERSION`` keeps of each header's version word, and
+    whether it parses the binary-id entries in the header or when asked.
     """
     view = memoryview(data).cast("B")
     magic = detect_magic(view[:8])
