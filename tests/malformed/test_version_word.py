@@ -1,4 +1,5 @@
-"""A bit set between the version and the variant flags of a raw or indexed header.
+"""A bit set between the version and the variant flags of a raw or indexed header, and
+an indexed version of 0.
 
 ``GET_VERSION`` of llvm-profdata 16 and older keeps every bit but the top 8,
 so such a bit makes another version, which it refuses ("unsupported
@@ -8,6 +9,10 @@ on damaged goldens, checked with the real llvm-profdata 13-22).  profdata reads
 with the selected release's mask: ``show`` fails, ``merge`` counts the input
 as failed (``--failure-mode``) on every path, the array merge's included, and
 19/22 read the file as its undamaged self.
+
+An indexed version of 0 is no error of the version: llvm-profdata refuses only
+versions above its own, and reads 0 with version 2's layout (so a header whose
+version and hash type words are swapped fails at the hash type).
 
 The inputs are golden files of the real tools with one bit set.
 """
@@ -131,6 +136,65 @@ def test_merge_leaves_the_input_out(
     kept = [str(file) for file in good] if refused else [str(bad), *map(str, good)]
     assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(expected), *kept).code == 0
     assert merged.read_bytes() == expected.read_bytes()
+
+
+def _version_zero() -> bytes:
+    """Version 1's golden with version 0: llvm-profdata reads it with version 2's layout
+    (the header of 1-7, the records of 2+), which its version 1 records do not fit."""
+    data = bytearray((GOLDEN / "indexed" / "v01-compat.profdata").read_bytes())
+    struct.pack_into("<Q", data, 8, 0)
+    return bytes(data)
+
+
+def _version_and_hash_type_swapped(name: str) -> bytes:
+    """The version word and the hash type swapped: version 0, hash type the version."""
+    data = bytearray(FILES[name][0].read_bytes())
+    version, hash_type = struct.unpack_from("<Q", data, 8)[0], struct.unpack_from("<Q", data, 24)[0]
+    struct.pack_into("<Q", data, 8, hash_type)
+    struct.pack_into("<Q", data, 24, version)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_version_zero_is_read_as_version_2(
+    rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    zero = tmp_path / "zero.profdata"
+    zero.write_bytes(_version_zero())
+    got = run_profdata(f"--llvm-release={rel}", "show", "--all-functions", str(zero))
+    assert got.code == 1
+    empty = "malformed instrumentation profile data: profile data is empty"
+    assert got.stderr.decode().splitlines()[0] == f"error: {zero}: {empty}"
+    name = {14: "indexed14", 16: "indexed16", 19: "indexed19", 22: "indexed22"}[rel]
+    swapped = tmp_path / "swapped.profdata"
+    swapped.write_bytes(_version_and_hash_type_swapped(name))
+    got = run_profdata(f"--llvm-release={rel}", "show", str(swapped))
+    hash_type = "unsupported instrumentation profile hash type"
+    assert got.stderr.decode().splitlines()[0] == f"error: {swapped}: {hash_type}"
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_version_zero_as_llvm_profdata(
+    rel: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    tool = llvm_profdata(rel)
+    files = {"zero": _version_zero()}
+    files.update(
+        (name, _version_and_hash_type_swapped(name)) for name in FILES if "indexed" in name
+    )
+    for label, data in files.items():
+        path = tmp_path / f"{label}.profdata"
+        path.write_bytes(data)
+        argv = ["show", "--all-functions", "--counts", str(path)]
+        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
+        got = run_profdata(f"--llvm-release={rel}", *argv)
+        assert (got.code, got.stdout) == (done.returncode, done.stdout), label
+        first = done.stderr.decode().splitlines()[:1]
+        assert got.stderr.decode().splitlines()[:1] == first, label
 
 
 @pytest.mark.compat

@@ -456,6 +456,9 @@ class IndexedProfile(InstrProfile):
 # --------------------------------------------------------------------------
 # Reading
 # --------------------------------------------------------------------------
+_VERSION_ZERO_AS = 2  # see :func:`read`
+
+
 def read(
     view: memoryview, path: str | None = None, *, release: Release | None = None
 ) -> IndexedProfile:
@@ -485,7 +488,7 @@ def read(
             at=0,
         )
     version = word & version_mask
-    if not FIRST_VERSION <= version <= LAST_VERSION:
+    if version > LAST_VERSION:
         cur.fail(
             UnsupportedVersionError,
             stray_version_bits(word, version_mask) or f"indexed version {version}",
@@ -494,7 +497,10 @@ def read(
             found=str(version),
             at=8,
         )
-    fmt = layout(version)
+    # llvm-profdata refuses only versions above its own; below 1 (0, which no writer
+    # made) its reader takes the header of 1-7 and, as for any version but 1, the
+    # records of 2 and later: version 2's layout
+    fmt = layout(version if version >= FIRST_VERSION else _VERSION_ZERO_AS)
     if size < fmt.header_size:
         missing = fmt.header_fields[size // 8]
         cur.fail(
