@@ -253,6 +253,7 @@ def _assemble(parts: list[_RawPart]) -> RawProfile:
         trace_stream_size=1 if traces else 0,
         vtable_names=vtable_names,
         name_tables=[table for part in parts for table in (part.names, part.vtable_names)],
+        part_kinds=[(len(part.columns.hashes), part.header.kind) for part in parts],
     )
 
 

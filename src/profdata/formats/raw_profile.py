@@ -21,6 +21,7 @@ from profdata.errors import ProfdataError
 from profdata.formats._names import SEPARATOR
 from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, RecordColumns
+from profdata.model.kinds import ProfileKind
 from profdata.model.names import md5_array, name_str
 from profdata.model.record_table import RecordTable
 from profdata.offload import Pending
@@ -204,6 +205,7 @@ class RawProfile(InstrProfile):
         name_tables: list[NameTable],
         build_table: Callable[[], RecordTable] | None = None,
         binary_id_parts: Sequence[Callable[[], list[bytes]]] = (),
+        part_kinds: Sequence[tuple[int, ProfileKind]] = (),
         **fields: Any,
     ) -> None:
         self._records: Sequence[InstrRecord] = []
@@ -211,6 +213,8 @@ class RawProfile(InstrProfile):
         self._binary_ids: list[bytes] = []
         self._last_raw_binary_ids: list[bytes] | None = None
         super().__init__(records=[], **fields)
+        #: each concatenated profile's record count and header flags
+        self._part_kinds = list(part_kinds)
         #: each header's binary ids, parsed when first asked for (see :attr:`binary_ids`)
         self._binary_id_parts: Sequence[Callable[[], list[bytes]]] | None = binary_id_parts or None
         self._columns = columns
@@ -241,6 +245,20 @@ class RawProfile(InstrProfile):
     @symbols.setter
     def symbols(self, value: dict[int, str]) -> None:
         self._symbols = value or None
+
+    @property
+    def kind_at_end(self) -> ProfileKind:
+        """The last header's flags: ``RawInstrProfReader`` reads each header as it comes to
+        it, and ``show`` asks for the level after the last record."""
+        return self._part_kinds[-1][1] if self._part_kinds else self.kind
+
+    def ir_records(self) -> npt.NDArray[np.bool_] | None:
+        """Which records came under an IR-level header, if the headers disagree on it."""
+        levels = {kind.is_ir for _, kind in self._part_kinds}
+        if len(levels) < 2:
+            return None
+        return np.repeat([kind.is_ir for _, kind in self._part_kinds],
+                         [count for count, _ in self._part_kinds])  # fmt: skip
 
     @property
     def binary_ids(self) -> list[bytes]:

@@ -297,6 +297,18 @@ class InstrProfile:
         version = "" if self.version is None else f" version={self.version}"
         return f"<{type(self).__name__} {self.format}{version} kind={self.kind!r}>"
 
+    @property
+    def kind_at_end(self) -> ProfileKind:
+        """The flags a reader states once every record is read, which ``show`` prints: a
+        raw file of several profiles gives the last header's (:attr:`kind`, the first's,
+        is what ``merge`` takes, before the records)."""
+        return self.kind
+
+    def ir_records(self) -> npt.NDArray[np.bool_] | None:
+        """Which records were read under an IR-level header, where the headers disagree
+        (None: all as :attr:`kind` says)."""
+        return None
+
     def binary_ids_seen(self, last_raw_profile_only: bool) -> list[bytes]:
         """The ids a reader reports: all of them, or (LLVM <= 16) the last raw profile's."""
         if last_raw_profile_only and self.last_raw_binary_ids is not None:

@@ -119,7 +119,7 @@ def profile_version(profile: InstrProfile) -> int:
     if not traits.has_version or profile.version is None:
         return 0
     if traits.version_is_word:
-        return profile.kind.version_word(profile.version)
+        return profile.kind_at_end.version_word(profile.version)
     return profile.version & 0xFFFFFFFF
 
 
@@ -257,6 +257,10 @@ class ShowReport:
 
     @property
     def is_ir(self) -> bool:
+        """How the records print (a function count and block counts from the second
+        counter for a front end's): as the first header says, which ``show`` asks once
+        before the loop.  The level line after the loop is the last header's
+        (``profile.kind_at_end``); the CS filter in the loop each record's own."""
         return self.profile.kind.is_ir
 
     @property
@@ -325,8 +329,11 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
     """
     rows = profile.columns()
     kept: np.ndarray | None = None
-    if profile.kind.is_ir:
+    ir = profile.ir_records()  # the headers of a raw file's profiles disagree: per record
+    if ir is not None or profile.kind.is_ir:
         keep = ((rows.hashes & _U64(CS_HASH_BIT)) != 0) == options.showcs
+        if ir is not None:
+            keep |= ~ir
         if not keep.all():
             kept = keep
             rows = rows.select(keep)

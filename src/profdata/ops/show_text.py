@@ -239,8 +239,8 @@ def _render_tail(out: list[str], report: ShowReport, summary: ProfileSummary) ->
     opts = report.options
     release = report.release
     profile = report.profile
-    kind = profile.kind
-    if report.is_ir:
+    kind = profile.kind_at_end  # asked after the records: the last header's
+    if kind.is_ir:
         level = f"IR  entry_first = {int(bool(kind & ProfileKind.ENTRY_FIRST))}"
         if release.show_loop_entries_on_level_line:
             level += f"  instrument_loop_entries = {int(bool(kind & ProfileKind.LOOP_ENTRIES))}"
