@@ -59,6 +59,9 @@ class Release(NamedTuple):
     #: show --binary-ids, a merge after the input's records), not in ``readHeader`` (14 and
     #: 16 verified, 19 parses them in the header; 17 and 18 assumed as 19)
     raw_binary_ids_on_demand: bool
+    #: the raw reader knows VARIANT_MASK_TEMPORAL_PROF (bit 63; 19 verified): before it (14,
+    #: 16 verified) the bit is no flag, and each function's first counter no timestamp
+    raw_temporal_flag: bool
     #: a binary id of length 0 is an empty id (14, 15 verified), not malformed (16)
     raw_binary_id_may_be_empty: bool
     #: merge reads each input's binary ids, for indexed v9+ which holds them (14 and 15
@@ -255,6 +258,7 @@ def _row(n: int) -> Release:
         raw_binary_ids_last_profile_only=n <= 16,
         raw_binary_ids_on_demand=n <= 16,
         raw_binary_id_may_be_empty=n <= 15,
+        raw_temporal_flag=n >= 17,
         merge_reads_binary_ids=n >= 16,
         cl_errors_name_subcommand=n <= 16,
         cl_no_subcommand_typo=17 <= n <= 19,

@@ -29,6 +29,7 @@ import pytest
 from profdata.errors import UnsupportedVersionError
 from profdata.formats import open_instr
 from profdata.formats.version_word import VERSION_MASK, stray_version_bits
+from profdata.model.kinds import ProfileKind
 from profdata.releases import release
 from tests.conftest import CliResult
 
@@ -195,6 +196,62 @@ def test_version_zero_as_llvm_profdata(
         assert (got.code, got.stdout) == (done.returncode, done.stdout), label
         first = done.stderr.decode().splitlines()[:1]
         assert got.stderr.decode().splitlines()[:1] == first, label
+
+
+def _temporal(name: str) -> bytes:
+    """A raw golden with VARIANT_MASK_TEMPORAL_PROF (bit 63) set: 14 and 16 know no such
+    flag, and read each function's first counter as a counter, not a timestamp."""
+    data = bytearray(FILES[name][0].read_bytes())
+    (word,) = struct.unpack_from("<Q", data, 8)
+    struct.pack_into("<Q", data, 8, word | 1 << 63)
+    return bytes(data)
+
+
+@pytest.mark.parametrize("name", ["raw14", "raw16"])
+def test_bit_63_is_no_flag_before_17(
+    name: str, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    path, rel = FILES[name]
+    temporal = tmp_path / "temporal.profraw"
+    temporal.write_bytes(_temporal(name))
+    assert _records(temporal, rel) == _records(path, rel)
+    assert not open_instr(temporal, release=release(rel)).kind & ProfileKind.TEMPORAL
+    # 19 and later take it as the flag: the first counter is the timestamp
+    assert [len(c) for _, _, c in _records(temporal, 22)] == [
+        max(len(c) - 1, 0) for _, _, c in _records(path, 22)
+    ]
+    for argv in (["show", "--all-functions", "--counts"], ["merge", "--text", "-o", "-"]):
+        damaged = run_profdata(f"--llvm-release={rel}", *argv, str(temporal))
+        undamaged = run_profdata(f"--llvm-release={rel}", *argv, str(path))
+        assert damaged.stdout.replace(str(temporal).encode(), b"") == undamaged.stdout.replace(
+            str(path).encode(), b""
+        )
+
+
+@pytest.mark.compat
+@pytest.mark.parametrize("name", ["raw14", "raw16"])
+def test_bit_63_as_llvm_profdata(
+    name: str,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    path, rel = FILES[name]
+    tool = llvm_profdata(rel)
+    temporal = tmp_path / "temporal.profraw"
+    temporal.write_bytes(_temporal(name))
+    out = tmp_path / "out.profdata"
+    for argv in (
+        ["show", "--all-functions", "--counts", str(temporal)],
+        ["show", "--detailed-summary", str(temporal)],
+        ["merge", "-o", str(out), str(temporal), str(path)],
+    ):
+        out.unlink(missing_ok=True)
+        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
+        expected = (done.returncode, done.stdout, out.read_bytes() if out.exists() else None)
+        out.unlink(missing_ok=True)
+        got = run_profdata(f"--llvm-release={rel}", *argv)
+        assert (got.code, got.stdout, out.read_bytes() if out.exists() else None) == expected
 
 
 @pytest.mark.compat

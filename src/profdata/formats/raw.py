@@ -21,7 +21,7 @@ tests, get a reference dump.  Layouts live in :mod:`profdata.formats.raw_layout`
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -61,7 +61,7 @@ from profdata.model.instr import (
     RecordColumns,
     TemporalTrace,
 )
-from profdata.model.kinds import ValueKind
+from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.record_table import RecordTable
 from profdata.releases import Release
 
@@ -301,6 +301,9 @@ def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
     return pos
 
 
+_TEMPORAL_BIT = int(ProfileKind.TEMPORAL) << 32  # VARIANT_MASK_TEMPORAL_PROF
+
+
 class ProfileReader:
     """One header and the sections it describes, checked in ``RawInstrProfReader``'s order."""
 
@@ -320,6 +323,8 @@ class ProfileReader:
         self.release = release
         mask = VERSION_MASK if release is None else release.version_mask
         self.layout, self.header = self._read_header(width, first, mask)
+        if release is not None and not release.raw_temporal_flag:  # bit 63 is no flag yet
+            self.header = replace(self.header, version=self.header.version & ~_TEMPORAL_BIT)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names

@@ -530,7 +530,7 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
     data_at = regions["data"][0]
     data = np.frombuffer(view, dtype=lay.data_dtype, count=header.num_data, offset=data_at)
     offsets = signed_offsets(data["counter_ptr"], header.counters_delta, lay.data_size, width)
-    temporal = bool(header.kind & ProfileKind.TEMPORAL)
+    temporal = bool(profile.kind & ProfileKind.TEMPORAL)  # as the release reads the flags
     cwidth = header.counter_width
     skip = 8 // cwidth if temporal else 0
     num_counters = data["num_counters"].astype(np.int64)
