@@ -14,6 +14,8 @@ golden file llvm-profdata wrote (``tests/golden/sample/expected``):
 * a FuncOffsetTable with bytes left over or a name index past the name table:
   19 and later step over it, 14 and 16 read it (``readFuncOffsetTable``) and
   refuse the file as they refuse any section not consumed exactly;
+* a summary entry whose cutoff passes 32 bits: ``ProfileSummaryEntry`` holds a
+  ``uint32_t`` cutoff, so the detailed summary prints the low half's percentage;
 * function metadata naming an inlinee the profile does not have:
   ``readFuncMetadata`` makes it (``functionSamplesAt(Loc)[Name]``) without a
   name, so it prints as "" and, in an MD5 profile, orders and hashes as
@@ -84,6 +86,36 @@ OFFSET_TABLES = {
     "left-over": ((0, 2), "Malformed sample profile data"),
     "name-index": ((1, 9), "Truncated function name table"),
 }
+
+
+def _uleb(value: int) -> bytes:
+    out = bytearray()
+    while True:
+        byte, value = value & 0x7F, value >> 7
+        out.append(byte | (0x80 if value else 0))
+        if not value:
+            return bytes(out)
+
+
+def wide_cutoff(data: bytes, cutoff: int) -> bytes:
+    """The summary's first detailed entry with ``cutoff`` (the sections after it moved)."""
+    table = read_section_table(ByteReader(data))
+    index, entry = next((i, e) for i, e in enumerate(table) if e.type == SecType.PROFILE_SUMMARY)
+    assert not entry.flags & FLAG_COMPRESS
+    cur = ByteReader(data, pos=entry.offset)
+    for _ in range(6):  # the six counts, the entry count last
+        cur.uleb128("count")
+    at = cur.pos
+    cur.uleb128("cutoff")
+    old = cur.pos - at
+    new = _uleb(cutoff)
+    data = data[:at] + new + data[at + old :]
+    grown = len(new) - old
+    data = patch_entry(data, index, 3, entry.size + grown)
+    for other, moved in enumerate(table):
+        if moved.offset > entry.offset:
+            data = patch_entry(data, other, 2, moved.offset + grown)
+    return data
 
 
 def metadata_inlinee(data: bytes) -> bytes:
@@ -173,6 +205,18 @@ def test_14_and_16_read_the_func_offset_table(
             assert got.stderr.decode().splitlines()[0] == f"error: {path}: {error}"
 
 
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_a_cutoff_is_32_bits(
+    rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    path = tmp_path / "cutoff.extbin"
+    path.write_bytes(wide_cutoff(golden(rel, "corpus-inline", "extbin-default"), 5 << 32 | 10000))
+    got = run_profdata(f"--llvm-release={rel}", "show", "--sample", "--detailed-summary", str(path))
+    assert got.code == 0
+    first = " account for 1% of" if rel >= 22 else " account for 1 percentage of"  # 10000/10**6
+    assert first in got.text
+
+
 @pytest.mark.parametrize("rel", [19, 22])
 def test_an_inlinee_only_metadata_names_has_no_name(
     rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
@@ -212,6 +256,7 @@ def test_as_llvm_profdata(
     files["unknown"] = far_entry(default, SecType.PROFILE_SYMBOL_LIST, 77)
     for damage, ((at, value), _) in OFFSET_TABLES.items():
         files[damage] = offset_table_byte(default, at, value)
+    files["cutoff"] = wide_cutoff(default, 5 << 32 | 10000)
     if rel >= 19:  # 14 and 16 read the far table (and crash)
         files["offsets"] = far_entry(default, SecType.FUNC_OFFSET_TABLE)
         files["metadata"] = metadata_inlinee(golden(rel, *METADATA))
@@ -220,6 +265,7 @@ def test_as_llvm_profdata(
         path.write_bytes(data)
         for args in (
             ["show", "--sample", str(path)],
+            ["show", "--sample", "--detailed-summary", str(path)],
             ["merge", "--sample", "--text", str(path)],
             ["merge", "--sample", "--extbinary", str(path)],
             ["merge", "--sample", "--extbinary", "--use-md5", str(path)],

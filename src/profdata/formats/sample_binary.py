@@ -206,7 +206,8 @@ def read_summary(cur: ByteReader) -> ProfileSummary:
         cutoff = read_number(cur, "cutoff")
         min_count = read_number(cur, "min_block_count")
         num_counts = read_number(cur, "num_blocks")
-        entries.append(SummaryEntry(cutoff, min_count, num_counts))
+        # ProfileSummaryEntry holds a uint32_t Cutoff: a larger one is cut to it
+        entries.append(SummaryEntry(cutoff & U32, min_count, num_counts))
     return ProfileSummary(
         num_functions=num_functions & U32,
         num_counts=num_blocks & U32,
