@@ -16,6 +16,9 @@ golden file llvm-profdata wrote (``tests/golden/sample/expected``):
   refuse the file as they refuse any section not consumed exactly;
 * a summary entry whose cutoff passes 32 bits: ``ProfileSummaryEntry`` holds a
   ``uint32_t`` cutoff, so the detailed summary prints the low half's percentage;
+* summary entries out of order: the hot count threshold of ``overlap`` is
+  ``getEntryForPercentile``'s, a binary search (``partition_point``), which
+  lands where the order sends it;
 * function metadata naming an inlinee the profile does not have:
   ``readFuncMetadata`` makes it (``functionSamplesAt(Loc)[Name]``) without a
   name, so it prints as "" and, in an MD5 profile, orders and hashes as
@@ -116,6 +119,26 @@ def wide_cutoff(data: bytes, cutoff: int) -> bytes:
         if moved.offset > entry.offset:
             data = patch_entry(data, other, 2, moved.offset + grown)
     return data
+
+
+def reordered_summary(data: bytes, first: int, second: int) -> bytes:
+    """The summary's detailed entries ``first`` and ``second`` swapped (their bytes: the
+    section keeps its size, the entries between them move)."""
+    entry = next(
+        e for e in read_section_table(ByteReader(data)) if e.type == SecType.PROFILE_SUMMARY
+    )
+    cur = ByteReader(data, pos=entry.offset)
+    for _ in range(5):
+        cur.uleb128("count")
+    spans = []
+    for _ in range(cur.uleb128("num_entries")):
+        at = cur.pos
+        for _ in range(3):
+            cur.uleb128("field")
+        spans.append(data[at : cur.pos])
+    start = cur.pos - sum(map(len, spans))
+    spans[first], spans[second] = spans[second], spans[first]
+    return data[:start] + b"".join(spans) + data[cur.pos :]
 
 
 def metadata_inlinee(data: bytes) -> bytes:
@@ -257,6 +280,7 @@ def test_as_llvm_profdata(
     for damage, ((at, value), _) in OFFSET_TABLES.items():
         files[damage] = offset_table_byte(default, at, value)
     files["cutoff"] = wide_cutoff(default, 5 << 32 | 10000)
+    files["order"] = reordered_summary(default, 2, 11)  # 990000 third: found past it
     if rel >= 19:  # 14 and 16 read the far table (and crash)
         files["offsets"] = far_entry(default, SecType.FUNC_OFFSET_TABLE)
         files["metadata"] = metadata_inlinee(golden(rel, *METADATA))
@@ -269,6 +293,7 @@ def test_as_llvm_profdata(
             ["merge", "--sample", "--text", str(path)],
             ["merge", "--sample", "--extbinary", str(path)],
             ["merge", "--sample", "--extbinary", "--use-md5", str(path)],
+            ["overlap", "--sample", str(path), str(path)],
         ):
             real_out, our_out = tmp_path / "real.out", tmp_path / "our.out"
             real = subprocess.run(

@@ -46,6 +46,22 @@ class ProfileSummary:
     total_count: int = 0  # TotalBlockCount
     detailed: tuple[SummaryEntry, ...] = field(default_factory=tuple)
 
+    def entry_for_percentile(self, percentile: int) -> SummaryEntry | None:
+        """``getEntryForPercentile``: ``partition_point`` of ``Cutoff < percentile`` over the
+        entries as they are -- a binary search, so entries out of order (a damaged file's
+        summary) give the entry libstdc++'s search lands on; None past the last (LLVM
+        aborts: "Desired percentile exceeds the maximum cutoff")."""
+        entries = self.detailed
+        first, length = 0, len(entries)
+        while length > 0:
+            half = length >> 1
+            if entries[first + half].cutoff < percentile:
+                first += half + 1
+                length -= half + 1
+            else:
+                length = half
+        return entries[first] if first < len(entries) else None
+
 
 def detailed_entries(
     values: np.ndarray, freqs: np.ndarray, total: int, cutoffs: Sequence[int]

@@ -164,10 +164,10 @@ def load_instr_input(
 
 # -- thresholds -------------------------------------------------------------------------
 def min_count_at(summary: ProfileSummary, percentile: int) -> int:
-    """``getEntryForPercentile(...).MinCount``: the first cutoff at or above ``percentile``."""
-    for entry in summary.detailed:
-        if entry.cutoff >= percentile:
-            return entry.min_count
+    """``getEntryForPercentile(...).MinCount`` (:meth:`ProfileSummary.entry_for_percentile`)."""
+    entry = summary.entry_for_percentile(percentile)
+    if entry is not None:
+        return entry.min_count
     error = MergeError(f"the summary has no cutoff at or above {percentile}")
     error.llvm_message = "Desired percentile exceeds the maximum cutoff"
     raise error

@@ -32,7 +32,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 
-from profdata.errors import ProfdataError
+from profdata.errors import FormatError, ProfdataError
 from profdata.model.counters import U64_MAX
 from profdata.model.llvm_containers import stringmap_order
 from profdata.model.names import name_bytes
@@ -142,12 +142,16 @@ def func_sample_stats(fs: FunctionSamples, hot_threshold: int) -> FuncSampleStat
 
 
 def hot_threshold(profile: SampleProfile) -> int:
-    """The 99% ``MinCount`` of the reader's summary (0 when the summary has no such entry)."""
+    """``getHotCountThreshold`` of the reader's summary: the 99% entry's ``MinCount``
+    (:meth:`ProfileSummary.entry_for_percentile`)."""
     summary = profile.summary or summarize_profile(profile)
-    for entry in summary.detailed:
-        if entry.cutoff == HOT_CUTOFF:
-            return entry.min_count
-    return 0
+    entry = summary.entry_for_percentile(HOT_CUTOFF)
+    if entry is None:
+        raise FormatError(
+            f"the summary has no cutoff at or above {HOT_CUTOFF} (llvm-profdata aborts)",
+            llvm_message="Desired percentile exceeds the maximum cutoff",
+        )
+    return entry.min_count
 
 
 def _match_steps(

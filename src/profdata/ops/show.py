@@ -304,9 +304,9 @@ def summary_cutoffs(options: ShowOptions, release: Release) -> tuple[int, ...]:
 
 def hot_count_threshold(summary: ProfileSummary) -> int:
     """``ProfileSummaryBuilder::getHotCountThreshold`` over the summary's detailed entries."""
-    for entry in summary.detailed:
-        if entry.cutoff >= HOT_CUTOFF:
-            return entry.min_count
+    entry = summary.entry_for_percentile(HOT_CUTOFF)
+    if entry is not None:
+        return entry.min_count
     raise UsageError(
         "--hot-func-list needs a detailed-summary cutoff of at least 990000 "
         "(llvm-profdata aborts: Desired percentile exceeds the maximum cutoff)"

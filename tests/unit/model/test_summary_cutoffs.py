@@ -17,6 +17,8 @@ from hypothesis import strategies as st
 from profdata.model.summary import (
     DEFAULT_CUTOFFS,
     U64,
+    ProfileSummary,
+    SummaryEntry,
     _detailed_entries_wrapping,
     detailed_entries,
 )
@@ -55,3 +57,32 @@ def test_a_cutoff_between_two_sums_past_2_53() -> None:
     entries = {e.cutoff: e for e in detailed_entries(values, freqs, total, DEFAULT_CUTOFFS)}
     assert (entries[500000].min_count, entries[500000].num_counts) == (big, 1)
     assert (entries[600000].min_count, entries[600000].num_counts) == (second, 2)
+
+
+# -- getEntryForPercentile ------------------------------------------------------------
+_STANDARD = (10000, 100000, 200000, 300000, 400000, 500000, 600000, 700000, 800000,
+             900000, 950000, 990000, 999000, 999900, 999990, 999999)  # fmt: skip
+
+
+def _summary(cutoffs: tuple[int, ...]) -> ProfileSummary:
+    return ProfileSummary(detailed=tuple(SummaryEntry(c, i, i) for i, c in enumerate(cutoffs)))
+
+
+def test_entry_for_percentile_in_order() -> None:
+    summary = _summary(_STANDARD)
+    for percentile in (0, 10000, 10001, 990000, 999999):
+        entry = summary.entry_for_percentile(percentile)
+        assert entry is not None
+        assert entry.cutoff == min(c for c in _STANDARD if c >= percentile)
+    assert summary.entry_for_percentile(1_000_000) is None
+    assert _summary(()).entry_for_percentile(0) is None
+
+
+def test_entry_for_percentile_out_of_order_is_libstdcxx_partition_point() -> None:
+    """990000 moved to the third place: a scan would find it there; the binary search
+    (halves of 16, 7, 3, 1) steps over it and lands on 999000, as llvm-profdata does."""
+    cutoffs = list(_STANDARD)
+    cutoffs[2], cutoffs[11] = cutoffs[11], cutoffs[2]
+    entry = _summary(tuple(cutoffs)).entry_for_percentile(990000)
+    assert entry is not None
+    assert (entry.cutoff, entry.min_count) == (999000, 12)
