@@ -15,7 +15,6 @@ first entry's length is set to 1000 (past the section) or 0.
 from __future__ import annotations
 
 import struct
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -25,6 +24,7 @@ from profdata.errors import MalformedError
 from profdata.formats import open_instr
 from profdata.formats.raw_layout import raw_layout
 from profdata.releases import release
+from tests.compat.tools import compare_with_tool
 from tests.conftest import GOLDEN, CliResult
 
 INPUTS = GOLDEN / "raw" / "inputs"
@@ -130,21 +130,13 @@ def test_as_llvm_profdata(
     bad = tmp_path / "bad.profraw"
     bad.write_bytes(_damaged(rel, LENGTHS[damage]))
     good = str(_golden(rel, "none"))
-    out = tmp_path / "out.profdata"
     commands = (
         ["show", str(bad)],
         ["show", "--all-functions", "--counts", str(bad)],
         ["show", "--binary-ids", str(bad)],
-        ["merge", "-o", str(out), str(bad), good],
-        ["merge", "--failure-mode=all", "-o", str(out), str(bad), good],
-        ["merge", "--text", "--failure-mode=all", "-o", str(out), good, str(bad)],
+        ["merge", "-o", "@OUT", str(bad), good],
+        ["merge", "--failure-mode=all", "-o", "@OUT", str(bad), good],
+        ["merge", "--text", "--failure-mode=all", "-o", "@OUT", good, str(bad)],
     )
     for argv in commands:
-        out.unlink(missing_ok=True)
-        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
-        expected = (done.returncode, done.stdout, out.read_bytes() if out.exists() else None)
-        out.unlink(missing_ok=True)
-        got = run_profdata(f"--llvm-release={rel}", *argv)
-        assert (got.code, got.stdout, out.read_bytes() if out.exists() else None) == expected
-        first = done.stderr.decode().splitlines()[:1]
-        assert got.stderr.decode().splitlines()[:1] == first, argv
+        assert compare_with_tool(tool, rel, argv, run_profdata, tmp_path, stderr="first")[0], argv

@@ -20,7 +20,6 @@ The inputs are golden files of the real tools with one bit set.
 from __future__ import annotations
 
 import struct
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -31,6 +30,7 @@ from profdata.formats import open_instr
 from profdata.formats.version_word import VERSION_MASK, stray_version_bits
 from profdata.model.kinds import ProfileKind
 from profdata.releases import release
+from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
@@ -191,11 +191,7 @@ def test_version_zero_as_llvm_profdata(
         path = tmp_path / f"{label}.profdata"
         path.write_bytes(data)
         argv = ["show", "--all-functions", "--counts", str(path)]
-        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
-        got = run_profdata(f"--llvm-release={rel}", *argv)
-        assert (got.code, got.stdout) == (done.returncode, done.stdout), label
-        first = done.stderr.decode().splitlines()[:1]
-        assert got.stderr.decode().splitlines()[:1] == first, label
+        assert compare_with_tool(tool, rel, argv, run_profdata, tmp_path, stderr="first")[0], label
 
 
 def _temporal(name: str) -> bytes:
@@ -240,18 +236,12 @@ def test_bit_63_as_llvm_profdata(
     tool = llvm_profdata(rel)
     temporal = tmp_path / "temporal.profraw"
     temporal.write_bytes(_temporal(name))
-    out = tmp_path / "out.profdata"
     for argv in (
         ["show", "--all-functions", "--counts", str(temporal)],
         ["show", "--detailed-summary", str(temporal)],
-        ["merge", "-o", str(out), str(temporal), str(path)],
+        ["merge", "-o", "@OUT", str(temporal), str(path)],
     ):
-        out.unlink(missing_ok=True)
-        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
-        expected = (done.returncode, done.stdout, out.read_bytes() if out.exists() else None)
-        out.unlink(missing_ok=True)
-        got = run_profdata(f"--llvm-release={rel}", *argv)
-        assert (got.code, got.stdout, out.read_bytes() if out.exists() else None) == expected
+        assert compare_with_tool(tool, rel, argv, run_profdata, tmp_path)[0], argv
 
 
 @pytest.mark.compat
@@ -266,19 +256,10 @@ def test_as_llvm_profdata(
     tool = llvm_profdata(rel)
     bad = tmp_path / "bad.prof"
     bad.write_bytes(_with_bit(name, 48))
-    out = tmp_path / "out.profdata"
     commands = (
         ["show", "--all-functions", "--counts", str(bad)],
-        ["merge", "--failure-mode=all", "-o", str(out), str(path), str(bad), str(path)],
-        ["merge", "--failure-mode=all", "-o", str(out), str(bad), str(path)],
+        ["merge", "--failure-mode=all", "-o", "@OUT", str(path), str(bad), str(path)],
+        ["merge", "--failure-mode=all", "-o", "@OUT", str(bad), str(path)],
     )
     for argv in commands:
-        out.unlink(missing_ok=True)
-        done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
-        expected = (done.returncode, done.stdout, out.read_bytes() if out.exists() else None)
-        out.unlink(missing_ok=True)
-        got = run_profdata(f"--llvm-release={rel}", *argv)
-        assert (got.code, got.stdout, out.read_bytes() if out.exists() else None) == expected
-        if done.returncode:
-            first = done.stderr.decode().splitlines()[0]
-            assert got.stderr.decode().splitlines()[0] == first
+        assert compare_with_tool(tool, rel, argv, run_profdata, tmp_path, stderr="first")[0], argv

@@ -345,15 +345,6 @@ class IndexedProfile(InstrProfile):
         self._vtable_names = value
         self._vtable_name_data = None
 
-    @property
-    def binary_ids_error(self) -> ProfdataError | None:
-        """What ``readBinaryIds`` fails with (None: the ids read)."""
-        try:
-            _ = self.binary_ids
-        except ProfdataError as exc:
-            return exc
-        return None
-
     def listing(self) -> ItemListing | None:
         """Every item's key and data range, read with numpy (None: the payload must be walked)."""
         return self._indexed.listing()

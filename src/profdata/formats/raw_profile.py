@@ -289,15 +289,6 @@ class RawProfile(InstrProfile):
         self._last_raw_binary_ids = value
 
     @property
-    def binary_ids_error(self) -> ProfdataError | None:
-        """What ``readBinaryIds`` fails with (None: the ids read)."""
-        try:
-            _ = self.binary_ids
-        except ProfdataError as exc:
-            return exc
-        return None
-
-    @property
     def records(self) -> Sequence[InstrRecord]:
         if self._build_records is not None:
             self._records = self._build_records()

@@ -326,8 +326,12 @@ class InstrProfile:
 
     @property
     def binary_ids_error(self) -> ProfdataError | None:
-        """What reading the binary ids fails with; only formats that read them lazily
-        (indexed) can fail here, as LLVM's ``readBinaryIds`` after the records."""
+        """What ``readBinaryIds`` fails with (None: the ids read): only formats that read
+        them lazily (indexed; raw for 14-16) can fail here, after the records."""
+        try:
+            _ = self.binary_ids
+        except ProfdataError as exc:
+            return exc
         return None
 
     def read_so_far(self) -> tuple[InstrProfile, ProfdataError | None]:

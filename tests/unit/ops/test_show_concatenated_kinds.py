@@ -15,7 +15,6 @@ concatenated in either order.
 from __future__ import annotations
 
 import struct
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 
@@ -23,6 +22,7 @@ import pytest
 
 from profdata.formats import open_instr
 from profdata.model.kinds import ProfileKind
+from tests.compat.tools import compare_with_tool
 from tests.conftest import GOLDEN, CliResult
 
 #: release -> the golden raw profile of the program it built
@@ -102,6 +102,4 @@ def test_as_llvm_profdata(
     for path in _files(rel, tmp_path).values():
         for option in options:
             argv = ["show", *option, str(path)]
-            done = subprocess.run([str(tool), *argv], capture_output=True, timeout=60)
-            got = run_profdata(f"--llvm-release={rel}", *argv)
-            assert (got.code, got.stdout) == (done.returncode, done.stdout), (path.name, option)
+            assert compare_with_tool(tool, rel, argv, run_profdata, tmp_path)[0], argv
