@@ -112,7 +112,8 @@ def test_merge(rel: int, tmp_path: Path, run_profdata: Callable[..., CliResult])
         assert got.code == 0
         assert (RUNS_PAST.encode() in got.stderr) == (rel == 16)
         undamaged = [str(_golden(rel, "none")), *inputs[1:]]
-        assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(expected), *undamaged)
+        made = run_profdata(f"--llvm-release={rel}", "merge", "-o", str(expected), *undamaged)
+        assert made.code == 0
         assert out.read_bytes() == expected.read_bytes()
 
 

@@ -57,7 +57,7 @@ from profdata.formats.indexed_layout import (
 from profdata.formats.indexed_layout import sniff as sniff  # ``IndexedInstrProfReader::hasFormat``
 from profdata.formats.indexed_records import RecordDecoder
 from profdata.formats.memprof import MemProfRules, read_memprof
-from profdata.formats.version_word import VERSION_MASK, stray_version_bits
+from profdata.formats.version_word import stray_version_bits, version_mask
 from profdata.model import names as model_names
 from profdata.model.instr import (
     InstrProfile,
@@ -455,7 +455,7 @@ def read(
 ) -> IndexedProfile:
     """The indexed profile in ``view``, as ``release`` reads it where releases differ: what
     its ``GET_VERSION`` keeps of the header's version word (see :mod:`.version_word`)."""
-    version_mask = VERSION_MASK if release is None else release.version_mask
+    mask = version_mask(release)
     data = view if view.format == "B" and view.ndim == 1 else view.cast("B")
     cur = ByteReader(data, path=path)
     size = len(data)
@@ -478,11 +478,11 @@ def read(
             found=f"0x{magic:016x}",
             at=0,
         )
-    version = word & version_mask
+    version = word & mask
     if version > LAST_VERSION:
         cur.fail(
             UnsupportedVersionError,
-            stray_version_bits(word, version_mask) or f"indexed version {version}",
+            stray_version_bits(word, mask) or f"indexed version {version}",
             field="version",
             expected=f"{FIRST_VERSION}..{LAST_VERSION}",
             found=str(version),

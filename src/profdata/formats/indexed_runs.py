@@ -324,8 +324,8 @@ def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedSha
 def read_indexed_run(
     view: memoryview, shape: IndexedShape, path: str | None = None, release: Release | None = None
 ) -> RawRun | None:
-    """The counters and values of an indexed profile of ``shape``, read with a release's
-    ``release``; None if it has another shape (or does not read)."""
+    """The counters and values of an indexed profile of ``shape``, read as ``release``
+    reads it; None if it has another shape (or does not read)."""
     decoded = _decode(view, path, release)
     if decoded is None or not shape.layout.same(decoded.layout):
         return None

@@ -54,7 +54,7 @@ from profdata.formats.raw_layout import (
 )
 from profdata.formats.raw_profile import NameTable, RawProfile
 from profdata.formats.raw_records import RecordReader
-from profdata.formats.version_word import VERSION_MASK, stray_version_bits
+from profdata.formats.version_word import VERSION_MASK, stray_version_bits, version_mask
 from profdata.model.instr import (
     InstrProfile,
     InstrRecord,
@@ -301,7 +301,7 @@ def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
     return pos
 
 
-_TEMPORAL_BIT = int(ProfileKind.TEMPORAL) << 32  # VARIANT_MASK_TEMPORAL_PROF
+_TEMPORAL_BIT = ProfileKind.TEMPORAL.version_word(0)  # VARIANT_MASK_TEMPORAL_PROF
 
 
 class ProfileReader:
@@ -321,8 +321,7 @@ class ProfileReader:
         self.start = start
         #: the llvm-profdata whose reading of damaged bytes this mirrors (None: the latest)
         self.release = release
-        mask = VERSION_MASK if release is None else release.version_mask
-        self.layout, self.header = self._read_header(width, first, mask)
+        self.layout, self.header = self._read_header(width, first, version_mask(release))
         if release is not None and not release.raw_temporal_flag:  # bit 63 is no flag yet
             self.header = replace(self.header, version=self.header.version & ~_TEMPORAL_BIT)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
@@ -341,9 +340,7 @@ class ProfileReader:
         #: before it (llvm-profdata merges and prints them before failing)
         self.partial: _RawPart | None = None
 
-    def _read_header(
-        self, width: int, first: bool, version_mask: int
-    ) -> tuple[RawLayout, RawHeader]:
+    def _read_header(self, width: int, first: bool, mask: int) -> tuple[RawLayout, RawHeader]:
         cur, start = self.cur, self.start
         available = cur.end - start
         if available < 16:
@@ -357,11 +354,11 @@ class ProfileReader:
             )
         cur.pos = start + 8
         word = cur.u64("header.version")
-        version = word & version_mask
+        version = word & mask
         if version not in SUPPORTED_VERSIONS:
             cur.fail(
                 RawVersionError,
-                stray_version_bits(word, version_mask)
+                stray_version_bits(word, mask)
                 or f"raw profile version {version} is not one of {SUPPORTED_VERSIONS}",
                 field="header.version",
                 expected=" or ".join(map(str, SUPPORTED_VERSIONS)),

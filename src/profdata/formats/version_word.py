@@ -11,8 +11,18 @@ damaged header is refused or read as that release's llvm-profdata does.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from profdata.releases import Release
+
 #: ``GET_VERSION`` of LLVM 19 and later: the low 32 bits (the readers' default)
 VERSION_MASK = 0xFFFFFFFF
+
+
+def version_mask(release: Release | None) -> int:
+    """What ``release``'s ``GET_VERSION`` keeps (None: the latest release's)."""
+    return VERSION_MASK if release is None else release.version_mask
 
 
 def stray_version_bits(word: int, mask: int) -> str | None:
@@ -28,4 +38,4 @@ def stray_version_bits(word: int, mask: int) -> str | None:
     )
 
 
-__all__ = ["VERSION_MASK", "stray_version_bits"]
+__all__ = ["VERSION_MASK", "stray_version_bits", "version_mask"]

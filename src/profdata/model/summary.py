@@ -8,8 +8,10 @@ million counters cost one tally (:func:`~profdata.model.counters.value_counts`).
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
+from operator import attrgetter
 
 import numpy as np
 
@@ -51,16 +53,9 @@ class ProfileSummary:
         entries as they are -- a binary search, so entries out of order (a damaged file's
         summary) give the entry libstdc++'s search lands on; None past the last (LLVM
         aborts: "Desired percentile exceeds the maximum cutoff")."""
-        entries = self.detailed
-        first, length = 0, len(entries)
-        while length > 0:
-            half = length >> 1
-            if entries[first + half].cutoff < percentile:
-                first += half + 1
-                length -= half + 1
-            else:
-                length = half
-        return entries[first] if first < len(entries) else None
+        # bisect_left probes the very midpoints partition_point does, in the same order
+        at = bisect_left(self.detailed, percentile, key=attrgetter("cutoff"))
+        return self.detailed[at] if at < len(self.detailed) else None
 
 
 def detailed_entries(
