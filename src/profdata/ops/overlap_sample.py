@@ -50,6 +50,7 @@ from profdata.model.sample_map_order import (
     unordered_map_order,
 )
 from profdata.model.sample_summary import summarize_profile
+from profdata.ops.formatted_columns import FormattedColumns
 from profdata.releases import Release
 
 HOT_CUTOFF = 990000
@@ -455,11 +456,6 @@ def _percent(numerator: float, denominator: float, digits: int) -> str:
     return f"{float(numerator) / float(denominator) * 100:.{digits}f}%"
 
 
-def _pad_to(line: str, column: int) -> str:
-    """``formatted_raw_ostream::PadToColumn``: at least one space."""
-    return line + " " * max(column - len(line), 1)
-
-
 def render_sample_text(result: SampleOverlapResult) -> str:
     """``detectZeroSampleProfile``, or ``dumpProgramSummary``, ``dumpHotFuncAndBlockOverlap``
     and ``dumpFuncSimilarity``."""
@@ -500,24 +496,25 @@ def render_sample_text(result: SampleOverlapResult) -> str:
             f"{(stats.test_count - stats.overlap_count) & U64_MAX}\n"
         )
     if result.functions:
-        out.append("Function-level details:\n")
-        out.append(_columns(list(TABLE_HEADER)))
+        table = FormattedColumns()  # ``dumpFuncSimilarity``'s stream starts here
+        table.write("Function-level details:\n")
+        _columns(table, list(TABLE_HEADER))
         for f in result.functions:
-            out.append(
-                _columns(
-                    [
-                        f"{f.base_weight * 100:.2f}%",
-                        f"{f.test_weight * 100:.2f}%",
-                        f"{f.similarity * 100:.2f}%",
-                        _ratio(f.overlap_sample, f.union_sample),
-                        _ratio(f.base_unique_sample, f.base_sample),
-                        _ratio(f.test_unique_sample, f.test_sample),
-                        str(f.base_sample),
-                        str(f.test_sample),
-                        f.test_name,
-                    ]
-                )
+            _columns(
+                table,
+                [
+                    f"{f.base_weight * 100:.2f}%",
+                    f"{f.test_weight * 100:.2f}%",
+                    f"{f.similarity * 100:.2f}%",
+                    _ratio(f.overlap_sample, f.union_sample),
+                    _ratio(f.base_unique_sample, f.base_sample),
+                    _ratio(f.test_unique_sample, f.test_sample),
+                    str(f.base_sample),
+                    str(f.test_sample),
+                    f.test_name,
+                ],
             )
+        out.append(table.text())
     return "".join(out)
 
 
@@ -531,13 +528,11 @@ TABLE_HEADER = (
     "Base samples", "Test samples", "Function name",
 )  # fmt: skip
 _COLUMNS = (
-    TEST_WEIGHT_COL, SIMILARITY_COL, OVERLAP_COL, BASE_UNIQUE_COL, TEST_UNIQUE_COL,
+    None, TEST_WEIGHT_COL, SIMILARITY_COL, OVERLAP_COL, BASE_UNIQUE_COL, TEST_UNIQUE_COL,
     BASE_SAMPLE_COL, TEST_SAMPLE_COL, FUNC_NAME_COL,
 )  # fmt: skip
 
 
-def _columns(cells: list[str]) -> str:
-    line = cells[0]
-    for column, cell in zip(_COLUMNS, cells[1:], strict=True):
-        line = _pad_to(line, column) + cell
-    return line + "\n"
+def _columns(table: FormattedColumns, cells: list[str]) -> None:
+    """A row: the first cell, then ``PadToColumn`` before each other one."""
+    table.row(_COLUMNS, cells)

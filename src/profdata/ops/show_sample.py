@@ -32,6 +32,7 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_map_order import release_map_order
 from profdata.model.summary import ProfileSummary
+from profdata.ops.formatted_columns import FormattedColumns
 from profdata.ops.show_sample_columns import ColumnDump, quote_json, read_for_dump
 from profdata.ops.summary_text import detailed_summary_text
 from profdata.pieces import Chunk, Stream, joined
@@ -484,35 +485,27 @@ def hot_list_text(
     count = len(rows)
     share = hot_total / total_all * 100 if total_all else 0.0
     func_share = len(hot) / count * 100 if count else float("nan")
-    lines = [
+    out = FormattedColumns()
+    out.write(
         f"{len(hot)} out of {count} functions with profile ({_percent(func_share)}) "
-        f"are considered hot functions (max sample >= {threshold}).\n",
+        f"are considered hot functions (max sample >= {threshold}).\n"
+    )
+    out.write(
         f"{hot_total} out of {total_all} profile counts ({_percent(share)}) "
-        "are from hot functions.\n",
-        _columns(["Total sample (%)", "Max sample", "Entry sample", "Function name"]),
-    ]
+        "are from hot functions.\n"
+    )
+    _columns(out, ["Total sample (%)", "Max sample", "Entry sample", "Function name"])
     for i in hot[:topn] if topn else hot:
         row = rows[i]
         percent = row.total * 100.0 / total_all if total_all else 0.0
-        lines.append(
-            _columns(
-                [
-                    f"{row.total} ({_percent(percent)})",
-                    str(row.max_sample),
-                    str(estimate(i)),
-                    row.name,
-                ]
-            )
-        )
-    return "".join(lines)
+        cells = [f"{row.total} ({_percent(percent)})", str(row.max_sample), str(estimate(i))]
+        _columns(out, [*cells, row.name])
+    return out.text()
 
 
 _COLUMNS = (0, 24, 42, 58)
 
 
-def _columns(cells: list[str]) -> str:
-    """``formatted_raw_ostream::PadToColumn``: at least one space before every cell."""
-    line = ""
-    for column, cell in zip(_COLUMNS, cells, strict=True):
-        line += " " * max(column - len(line), 1) + cell
-    return line + "\n"
+def _columns(out: FormattedColumns, cells: list[str]) -> None:
+    """A row: ``PadToColumn`` before every cell (at least one space)."""
+    out.row(_COLUMNS, cells)

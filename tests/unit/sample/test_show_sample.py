@@ -8,6 +8,7 @@ from profdata.errors import UsageError
 from profdata.formats import sample_text
 from profdata.model.names import name_str
 from profdata.model.sample import SampleProfile
+from profdata.ops.formatted_columns import FormattedColumns
 from profdata.ops.show_sample import (
     NO_SYMBOL_LIST_WARNING,
     SEC_INFO_WARNING,
@@ -42,11 +43,17 @@ def test_json_layout() -> None:
     assert dump_json(SampleProfile()) == "[]\n"
 
 
+def _row(cells: list[str]) -> str:
+    out = FormattedColumns()
+    _columns(out, cells)
+    return out.text()
+
+
 def test_hot_list_columns_pad_to_llvm_offsets() -> None:
-    assert _columns(["Total sample (%)", "Max sample", "Entry sample", "Function name"]) == (
+    assert _row(["Total sample (%)", "Max sample", "Entry sample", "Function name"]) == (
         " Total sample (%)       Max sample        Entry sample    Function name\n"
     )
-    wide = _columns(["1" * 30, "2", "3", "f"])
+    wide = _row(["1" * 30, "2", "3", "f"])
     assert wide.startswith(" " + "1" * 30 + " 2") and wide.endswith("3               f\n")
 
 
