@@ -14,15 +14,30 @@ import re
 import shlex
 from collections.abc import Callable, Container, Sequence
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from profdata.errors import CommandLineError
 from profdata.releases import DEFAULT_RELEASE, Release
+
+if TYPE_CHECKING:
+    from profdata.formats.sample_fs import FsReading
 
 #: ``cl::parser<bool>``'s spellings: an empty value (``--sparse=``) is true, ``yes``/``on`` are
 #: not accepted
 _TRUE = {"", "true", "1", "TRUE", "True"}
 _FALSE = {"false", "0", "FALSE", "False"}
+
+
+#: ``FSDiscriminatorPass`` as ``--fs-discriminator-pass`` spells it, in order
+FS_PASSES = ("Base", "Pass1", "Pass2", "Pass3", "PassLast")
+
+
+def fs_reading(args: argparse.Namespace) -> FsReading:
+    """``--profile-isfs`` and ``--fs-discriminator-pass`` for the sample readers."""
+    # imported here: the formats package loads numpy (see _unsigned)
+    from profdata.formats.sample_fs import FsReading
+
+    return FsReading(args.profile_isfs, FS_PASSES.index(args.fs_discriminator_pass))
 
 
 def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
@@ -99,6 +114,18 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             "info or its profile sections (LLVM 20+)",
         )  # fmt: skip
         self.allow_repeats("--debug-file-directory")
+        # a libLLVM option and an llvm-profdata one, global, so every subcommand takes them
+        # (14-22): how the sample readers take flow-sensitive discriminators
+        self.add_flag(
+            "--profile-isfs",
+            help="read text, binary and compact binary sample profiles as FS-AFDO profiles "
+            "(flow-sensitive discriminators)",
+        )
+        self.add_value(
+            "--fs-discriminator-pass", choices=FS_PASSES, default=FS_PASSES[-1],
+            help="in FS-AFDO sample profiles, zero the discriminator bits of the passes "
+            "after this one (default: keep all)",
+        )  # fmt: skip
         # cl's --version is one of its generic options, taken by every subcommand
         self.add_argument(
             "--version",

@@ -28,7 +28,13 @@ from __future__ import annotations
 import argparse
 import sys
 
-from profdata.cli._options import LlvmArgumentParser, format_hint, positional_count_error, ullong
+from profdata.cli._options import (
+    LlvmArgumentParser,
+    format_hint,
+    fs_reading,
+    positional_count_error,
+    ullong,
+)
 from profdata.cli._output import Output, output_over_input
 from profdata.cli.merge_instr import print_diagnostic
 from profdata.errors import (
@@ -138,8 +144,9 @@ def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int
         release=args.release, similarity_cutoff=args.similarity_cutoff,
         value_cutoff=args.value_cutoff, function=args.function,
     )  # fmt: skip
-    base = open_sample(base_path, args.release)
-    test = open_sample(test_path, args.release)
+    fs = fs_reading(args)
+    base = open_sample(base_path, args.release, fs)
+    test = open_sample(test_path, args.release, fs)
     result = overlap_sample(base, test, options, base_name=base_path, test_name=test_path)
     out = Output(args.output)
     out.write(render_sample_text(result))

@@ -35,6 +35,7 @@ from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
 from profdata.formats.sample_column_order import ColumnOrder
 from profdata.formats.sample_column_write import write_binary, write_extbinary, write_text
+from profdata.formats.sample_fs import AS_STORED, FsReading
 from profdata.formats.sample_registry import open_sample
 from profdata.model.names import md5_hash
 from profdata.model.sample import (
@@ -61,7 +62,7 @@ from profdata.ops.merge_inputs import (
     filter_regex,
 )
 from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
-from profdata.ops.sample_static_flags import static_flag, static_probe_flag
+from profdata.ops.sample_static_flags import static_flag, static_fs_flag, static_probe_flag
 from profdata.pieces import Stream
 from profdata.releases import Release
 from profdata.releases import release as default_release
@@ -120,6 +121,8 @@ class SampleMergeOptions:
     #: processes reading the inputs of a column merge: 1 this one only, 0 one more when
     #: a CPU is idle (``-j 1`` asks for one)
     processes: int = 0
+    #: ``--profile-isfs``, ``--fs-discriminator-pass``
+    fs: FsReading = AS_STORED
 
 
 @dataclass
@@ -179,7 +182,7 @@ def _merge_all(
     profiles: Iterable[SampleProfile | None] | None,
 ) -> SampleMergeResult:
     release = options.release
-    if profiles is None and not options.remapping:
+    if profiles is None and not options.remapping and options.fs.changes_nothing:
         summed = merge_columns(inputs, release, options.processes)
         if summed is not None:
             kept = set() if options.drop_profile_symbol_list else summed[1]
@@ -200,7 +203,7 @@ def _merge_all(
     for position, entry in enumerate(inputs):
         given = preread[position] if preread is not None else None
         try:
-            profile = given if given is not None else open_sample(entry.path, release)
+            profile = given if given is not None else open_sample(entry.path, release, options.fs)
         except SampleDiagnosticError:
             raise
         except ProfdataError as exc:
@@ -220,7 +223,7 @@ def _merge_all(
         # ``FunctionSamples::ProfileIsPreInlined``, which the writer reads: a text input sets
         # it to its own value, an ext-binary one only sets it
         merged.is_preinlined = static_flag(profile, merged.is_preinlined, profile.is_preinlined)
-        merged.is_fs = merged.is_fs or profile.is_fs
+        merged.is_fs = static_fs_flag(profile, merged.is_fs)
         merged.is_md5 = merged.is_md5 or profile.is_md5
         md5_ids = md5_function_ids(profile, release)
         #: a profile read here is ours: merging it at weight 1 into nothing is taking it
@@ -478,6 +481,7 @@ def encode_merged_columns(
         or options.profile_layout
         or out.size_limit
         or release.sample_string_map_profiles
+        or not options.fs.changes_nothing
     ):
         return None
     with collector_paused():

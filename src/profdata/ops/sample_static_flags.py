@@ -10,9 +10,10 @@ and in columns) follow the readers here.
 
 from __future__ import annotations
 
+from profdata.formats.sample_fs import ASSUMING_FORMATS
 from profdata.model.sample import SampleProfile
 
-__all__ = ["static_flag", "static_probe_flag"]
+__all__ = ["static_flag", "static_fs_flag", "static_probe_flag"]
 
 
 def static_probe_flag(profile: SampleProfile, current: bool) -> bool:
@@ -36,3 +37,13 @@ def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
     if profile.format == "extbinary":
         return current or own
     return current
+
+
+def static_fs_flag(profile: SampleProfile, current: bool) -> bool:
+    """``FunctionSamples::ProfileIsFS`` once ``profile`` was read: the text, binary and
+    compact binary readers set it to ``--profile-isfs`` (false without it: an FS
+    ext-binary input followed by a text one is written without the FS flag), the
+    ext-binary reader only ever sets it, the GCC reader leaves it (13-22 alike)."""
+    if profile.format in ASSUMING_FORMATS:
+        return profile.is_fs
+    return current or profile.is_fs if profile.format == "extbinary" else current
