@@ -173,6 +173,8 @@ class Release(NamedTuple):
     sample_merge_split_layout_option: bool  # --split-layout exists (ext-binary, text " !Flat")
     #: summary flag 16 is IsPreInlined, shown "preInlined" (14: IsCSNested, "context-nested")
     sample_preinlined_flag: bool
+    #: ``--profile-summary-hot-count``/``-cold-count`` are ``cl::opt<int>`` (15: ``uint64_t``)
+    summary_counts_are_int: bool
     #: MD5 names are hash values (``FunctionId``): sorted as numbers, hashed as themselves
     #: (before: decimal strings, sorted, hashed and --use-md5 hashed again like any name)
     sample_md5_function_ids: bool
@@ -317,6 +319,7 @@ def _row(n: int) -> Release:
         sample_merge_gen_cs_nested_option=14 <= n <= 16,
         sample_merge_split_layout_option=n >= 20,
         sample_preinlined_flag=n >= 15,
+        summary_counts_are_int=n <= 14,
         sample_md5_function_ids=n >= 18,
         sample_binary_duplicates_merge=n >= 17,
         sample_skips_func_offset_table=n >= 19,

@@ -21,6 +21,7 @@ from profdata.releases import DEFAULT_RELEASE, Release
 
 if TYPE_CHECKING:
     from profdata.formats.sample_fs import FsReading
+    from profdata.model.summary import SummaryThresholds
 
 #: ``cl::parser<bool>``'s spellings: an empty value (``--sparse=``) is true, ``yes``/``on`` are
 #: not accepted
@@ -30,6 +31,20 @@ _FALSE = {"false", "0", "FALSE", "False"}
 
 #: ``FSDiscriminatorPass`` as ``--fs-discriminator-pass`` spells it, in order
 FS_PASSES = ("Base", "Pass1", "Pass2", "Pass3", "PassLast")
+
+
+def summary_thresholds(args: argparse.Namespace) -> SummaryThresholds:
+    """The ``--profile-summary-*`` options, for the hot and cold count thresholds."""
+    # imported here: the model package loads numpy (see _unsigned)
+    from profdata.model.summary import SummaryThresholds
+
+    hot, cold = args.profile_summary_hot_count, args.profile_summary_cold_count
+    return SummaryThresholds(
+        args.profile_summary_cutoff_hot,
+        args.profile_summary_cutoff_cold,
+        None if hot is None else hot & ((1 << 64) - 1),  # 14's int, as uint64_t
+        None if cold is None else cold & ((1 << 64) - 1),
+    )
 
 
 def fs_reading(args: argparse.Namespace) -> FsReading:
@@ -126,6 +141,19 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             help="in FS-AFDO sample profiles, zero the discriminator bits of the passes "
             "after this one (default: keep all)",
         )  # fmt: skip
+        # libLLVM's ProfileSummaryBuilder options (the counts are ReallyHidden in LLVM)
+        for which, default in (("hot", 990000), ("cold", 999999)):
+            self.add_value(
+                f"--profile-summary-cutoff-{which}", type=int32, default=default,
+                help=f"the summary cutoff whose minimum count is the {which} count threshold "
+                f"(default {default})",
+            )  # fmt: skip
+            as_int = release is not None and release.summary_counts_are_int
+            self.add_value(
+                f"--profile-summary-{which}-count", type=int32 if as_int else uint64,
+                default=None,
+                help=f"the {which} count threshold itself, whatever the summary says",
+            )  # fmt: skip
         # cl's --version is one of its generic options, taken by every subcommand
         self.add_argument(
             "--version",
@@ -433,6 +461,19 @@ def _unsigned(text: str, bits: int, type_name: str = "uint") -> int:
     value = parse_uint(text.encode("utf-8", "surrogateescape"), 0, bits)
     if value is None:
         raise argparse.ArgumentTypeError(f"'{text}' value invalid for {type_name} argument!")
+    return value
+
+
+def int32(text: str) -> int:
+    """A ``cl::opt<int>`` value: a sign, then the radix rules of :func:`_unsigned`."""
+    negative = text.startswith("-")
+    try:
+        magnitude = _unsigned(text[1:] if negative else text, 32, "integer")
+    except argparse.ArgumentTypeError:
+        magnitude = -1
+    value = -magnitude if negative else magnitude
+    if magnitude < 0 or not -(1 << 31) <= value < 1 << 31:
+        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument!")
     return value
 
 

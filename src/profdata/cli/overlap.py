@@ -33,6 +33,7 @@ from profdata.cli._options import (
     format_hint,
     fs_reading,
     positional_count_error,
+    summary_thresholds,
     ullong,
 )
 from profdata.cli._output import Output, output_over_input
@@ -143,6 +144,7 @@ def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int
     options = SampleOverlapOptions(
         release=args.release, similarity_cutoff=args.similarity_cutoff,
         value_cutoff=args.value_cutoff, function=args.function,
+        thresholds=summary_thresholds(args),
     )  # fmt: skip
     fs = fs_reading(args)
     base = open_sample(base_path, args.release, fs)

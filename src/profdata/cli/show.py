@@ -22,6 +22,7 @@ from profdata.cli._options import (
     LlvmArgumentParser,
     fs_reading,
     positional_count_error,
+    summary_thresholds,
     uint32,
     uint_list,
 )
@@ -135,6 +136,7 @@ def options_from_args(args: argparse.Namespace) -> ShowOptions:
         binary_ids=args.binary_ids,
         profile_version=args.profile_version,
         temporal_traces=args.temporal_profile_traces,
+        thresholds=summary_thresholds(args),
     )
 
 

@@ -49,6 +49,7 @@ from profdata.model.sample_map_order import (
     string_map_table,
     unordered_map_order,
 )
+from profdata.model.summary import SummaryThresholds
 from profdata.releases import Release
 
 _STD_HASH_SEED = 0xC70F6907
@@ -330,11 +331,11 @@ def trim_cold_contexts(
     profile.map_table = keyed.table
 
 
-def cold_count_threshold(profile: SampleProfile, release: Release) -> int:
-    """``getColdCountThreshold``: the 999999 cutoff's minimum count of ``release``'s summary."""
+def cold_count_threshold(
+    profile: SampleProfile, release: Release, thresholds: SummaryThresholds
+) -> int | None:
+    """``getColdCountThreshold`` of ``release``'s summary of ``profile`` (None where LLVM
+    aborts: the cutoff is past the last entry)."""
     from profdata.model.sample_summary import release_summary
 
-    for entry in release_summary(profile, release).detailed:
-        if entry.cutoff >= 999999:
-            return entry.min_count
-    return 0
+    return thresholds.cold(release_summary(profile, release))

@@ -28,6 +28,40 @@ U64 = (1 << 64) - 1
 
 
 @dataclass(frozen=True)
+class SummaryThresholds:
+    """``ProfileSummaryBuilder``'s hot and cold count thresholds and the global libLLVM
+    options that move them (``--profile-summary-cutoff-hot``/``-cold``, and the
+    ``ReallyHidden`` ``--profile-summary-hot-count``/``-cold-count`` that replace the
+    count, once the cutoff's entry is found).  ``overlap --sample``, the instrumentation
+    ``show --hot-func-list`` and the cold-context options of ``merge --sample`` use them."""
+
+    cutoff_hot: int = 990000
+    cutoff_cold: int = 999999
+    hot_count: int | None = None
+    cold_count: int | None = None
+
+    def hot(self, summary: ProfileSummary) -> int | None:
+        """``getHotCountThreshold``; None where LLVM aborts ("Desired percentile exceeds
+        the maximum cutoff": the cutoff, read as ``uint64_t``, is past the last entry)."""
+        return _threshold(summary, self.cutoff_hot, self.hot_count)
+
+    def cold(self, summary: ProfileSummary) -> int | None:
+        """``getColdCountThreshold`` (None: as :meth:`hot`)."""
+        return _threshold(summary, self.cutoff_cold, self.cold_count)
+
+
+def _threshold(summary: ProfileSummary, cutoff: int, count: int | None) -> int | None:
+    entry = summary.entry_for_percentile(cutoff & U64)
+    if entry is None:
+        return None
+    return entry.min_count if count is None else count
+
+
+#: the options' defaults
+DEFAULT_THRESHOLDS = SummaryThresholds()
+
+
+@dataclass(frozen=True)
 class SummaryEntry:
     """``ProfileSummaryEntry``: this many counters reach min_count for the cutoff."""
 

@@ -54,6 +54,7 @@ from profdata.model.sample_layout import (
     trim_cold_contexts,
 )
 from profdata.model.sample_map_order import merge_map_key, release_map_order
+from profdata.model.summary import DEFAULT_THRESHOLDS, SummaryThresholds
 from profdata.ops.merge_inputs import (
     FailureMode,
     FilterNote,
@@ -123,6 +124,8 @@ class SampleMergeOptions:
     processes: int = 0
     #: ``--profile-isfs``, ``--fs-discriminator-pass``
     fs: FsReading = AS_STORED
+    #: the cold threshold of the cold-context options (--profile-summary-cutoff-cold, ...)
+    thresholds: SummaryThresholds = DEFAULT_THRESHOLDS
 
 
 @dataclass
@@ -272,7 +275,12 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     md5 = release.sample_cs_hash_md5_frames
     if options.merge_cold_context or options.trim_cold_context:
         string_map = release.sample_string_map_profiles
-        threshold = cold_count_threshold(profile, release)
+        threshold = cold_count_threshold(profile, release, options.thresholds)
+        if threshold is None:
+            raise UsageError(
+                f"the merged summary has no cutoff at or above {options.thresholds.cutoff_cold} "
+                "(llvm-profdata aborts: Desired percentile exceeds the maximum cutoff)"
+            )
         if options.merge_cold_context and any(
             not fs.context.frames and fs.total_samples < threshold
             for fs in profile.profiles.values()

@@ -8,8 +8,8 @@ and rows (verified against 14, 16, 19 and 22, which differ only in the
 * every top-level profile (a CS context counts as its own function) gets
   ``FuncSampleStats``: the wrapping ``uint64_t`` sum of its body samples and
   its inlinees', the largest one, and how many reach the profile's hot
-  threshold, the ``MinCount`` of the 99% (990000) entry of the summary the
-  reader reports;
+  threshold, the ``MinCount`` of the 99% (990000, ``--profile-summary-cutoff-hot``)
+  entry of the summary the reader reports;
 * the test profiles are visited in the reader's ``unordered_map`` order
   (:mod:`profdata.model.sample_map_order`); a matched pair is joined body
   location by body location, then call site by call site and callee by
@@ -50,10 +50,10 @@ from profdata.model.sample_map_order import (
     unordered_map_order,
 )
 from profdata.model.sample_summary import summarize_profile
+from profdata.model.summary import DEFAULT_THRESHOLDS, SummaryThresholds
 from profdata.ops.formatted_columns import FormattedColumns
 from profdata.releases import Release
 
-HOT_CUTOFF = 990000
 #: ``OverlapAggr.Epsilon``: results are printed with 2-3 decimals of a percentage
 EPSILON = 0.000005
 #: ``SampleOverlapAggregator``'s column offsets of the function-level table
@@ -82,6 +82,7 @@ class SampleOverlapOptions:
     similarity_cutoff: int = 0  # percent times 10000
     value_cutoff: int = U64_MAX
     function: str = ""
+    thresholds: SummaryThresholds = DEFAULT_THRESHOLDS
 
 
 @dataclass(slots=True)
@@ -142,17 +143,18 @@ def func_sample_stats(fs: FunctionSamples, hot_threshold: int) -> FuncSampleStat
     return stats
 
 
-def hot_threshold(profile: SampleProfile) -> int:
-    """``getHotCountThreshold`` of the reader's summary: the 99% entry's ``MinCount``
-    (:meth:`ProfileSummary.entry_for_percentile`)."""
+def hot_threshold(profile: SampleProfile, thresholds: SummaryThresholds) -> int:
+    """``getHotCountThreshold`` of the reader's summary: by default the 99% entry's
+    ``MinCount`` (:meth:`ProfileSummary.entry_for_percentile`)."""
     summary = profile.summary or summarize_profile(profile)
-    entry = summary.entry_for_percentile(HOT_CUTOFF)
-    if entry is None:
+    threshold = thresholds.hot(summary)
+    if threshold is None:
+        cutoff = thresholds.cutoff_hot
         raise FormatError(
-            f"the summary has no cutoff at or above {HOT_CUTOFF} (llvm-profdata aborts)",
+            f"the summary has no cutoff at or above {cutoff} (llvm-profdata aborts)",
             llvm_message="Desired percentile exceeds the maximum cutoff",
         )
-    return entry.min_count
+    return threshold
 
 
 def _match_steps(
@@ -332,7 +334,9 @@ def overlap_sample(
     """``overlapSampleProfile`` on two profiles already read."""
     _load_check(base, test)
     md5_frames = options.release.sample_cs_hash_md5_frames
-    aggr = _Aggregator(hot_threshold(base), hot_threshold(test), base.is_md5 or test.is_md5)
+    hot = options.thresholds
+    md5 = base.is_md5 or test.is_md5
+    aggr = _Aggregator(hot_threshold(base, hot), hot_threshold(test, hot), md5)
     program = aggr.program
     result = SampleOverlapResult(options.release, program)
 

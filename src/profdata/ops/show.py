@@ -37,12 +37,16 @@ from profdata.model.counters import U64_MAX
 from profdata.model.instr import PSEUDO_WARM, InstrProfile, InstrRecord, RecordColumns
 from profdata.model.kinds import CS_HASH_BIT, ValueKind
 from profdata.model.record_table import RecordTable
-from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, summarize_counts
+from profdata.model.summary import (
+    DEFAULT_CUTOFFS,
+    DEFAULT_THRESHOLDS,
+    ProfileSummary,
+    SummaryThresholds,
+    summarize_counts,
+)
 from profdata.ops.cxx_heap import PriorityQueue
 from profdata.releases import OLD_SHOW_CUTOFFS, Release
 
-#: ``ProfileSummaryCutoffHot``: the percentile whose minimum count is the hot threshold.
-HOT_CUTOFF = 990000
 _U64 = np.uint64
 
 
@@ -68,6 +72,8 @@ class ShowOptions:
     binary_ids: bool = False  # --binary-ids
     profile_version: bool = False  # --profile-version
     temporal_traces: bool = False  # --temporal-profile-traces
+    #: the hot threshold of --hot-func-list (--profile-summary-cutoff-hot, -hot-count)
+    thresholds: SummaryThresholds = DEFAULT_THRESHOLDS
 
     def value_kinds(self) -> list[ValueKind]:
         """Kinds whose results and statistics are printed, in LLVM's order."""
@@ -302,13 +308,13 @@ def summary_cutoffs(options: ShowOptions, release: Release) -> tuple[int, ...]:
     return ()
 
 
-def hot_count_threshold(summary: ProfileSummary) -> int:
+def hot_count_threshold(summary: ProfileSummary, thresholds: SummaryThresholds) -> int:
     """``ProfileSummaryBuilder::getHotCountThreshold`` over the summary's detailed entries."""
-    entry = summary.entry_for_percentile(HOT_CUTOFF)
-    if entry is not None:
-        return entry.min_count
+    threshold = thresholds.hot(summary)
+    if threshold is not None:
+        return threshold
     raise UsageError(
-        "--hot-func-list needs a detailed-summary cutoff of at least 990000 "
+        f"--hot-func-list needs a detailed-summary cutoff of at least {thresholds.cutoff_hot} "
         "(llvm-profdata aborts: Desired percentile exceeds the maximum cutoff)"
     )
 
@@ -413,7 +419,7 @@ def collect(profile: InstrProfile, options: ShowOptions, release: Release) -> Sh
         summary = cols.summary(~dumped & ~pseudo, summary_cutoffs(options, release))
         report.summary = summary
         if want_hot:
-            report.hot_threshold = threshold = hot_count_threshold(summary)
+            report.hot_threshold = threshold = hot_count_threshold(summary, options.thresholds)
             report.hot = sorted((c for c in candidates if c[1] >= threshold), key=_hottest_first)
     return report
 

@@ -22,6 +22,7 @@ from profdata.errors import UsageError
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, ValueData
 from profdata.model.kinds import CS_HASH_BIT, ProfileKind, ValueKind
 from profdata.model.names import md5_hash
+from profdata.model.summary import DEFAULT_THRESHOLDS
 from profdata.ops.cxx_heap import PriorityQueue
 from profdata.ops.show import (
     ItemKind,
@@ -340,7 +341,8 @@ def test_hot_threshold_needs_a_cutoff_of_99_percent() -> None:
         collect(ir_profile(), ShowOptions(hot_func_list=True, cutoffs=(500000,)), release(22))
     summary = collect(ir_profile(), ShowOptions(detailed_summary=True), release(22)).summary
     assert summary is not None
-    assert hot_count_threshold(summary) == 7  # "# Hot count threshold: 7" from llvm-profdata 22
+    # "# Hot count threshold: 7" from llvm-profdata 22
+    assert hot_count_threshold(summary, DEFAULT_THRESHOLDS) == 7
 
 
 def test_default_cutoffs_per_release() -> None:
