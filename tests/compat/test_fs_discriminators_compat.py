@@ -17,7 +17,8 @@ from pathlib import Path
 
 import pytest
 
-from profdata.formats.sample_fs import FsReading, apply_fs_reading
+from profdata.formats.sample_fs import discriminator_mask
+from profdata.formats.sample_reading import SampleReading, apply_reading
 from profdata.formats.sample_text import read as read_text
 from profdata.model.sample import LineLocation
 from profdata.releases import release
@@ -182,13 +183,13 @@ def test_a_pass_llvm_does_not_know(
 
 def test_the_masks_of_the_passes() -> None:
     """``getN1Bits(getFSPassBitEnd(P))``: 8 base bits, 6 a pass, the last pass all 32."""
-    masks = [FsReading(True, number).mask for number in range(5)]
+    masks = [discriminator_mask(number) for number in range(5)]
     assert masks == [0xFF, 0x3FFF, 0xFFFFF, 0x3FFFFFF, 0xFFFFFFFF]
 
 
 def test_lines_that_meet_are_summed() -> None:
     profile = read_text(TEXT, "fs.txt", release(22))
-    apply_fs_reading(profile, FsReading(True, 0), release(22))
+    apply_reading(profile, SampleReading(True, 0), release(22))
     assert profile.is_fs
     foo = next(fs for fs in profile.profiles.values() if fs.name == "foo")
     assert foo.body_samples[LineLocation(3, 0)].samples == 16

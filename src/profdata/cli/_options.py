@@ -20,7 +20,7 @@ from profdata.errors import CommandLineError
 from profdata.releases import DEFAULT_RELEASE, Release
 
 if TYPE_CHECKING:
-    from profdata.formats.sample_fs import FsReading
+    from profdata.formats.sample_reading import SampleReading
     from profdata.model.summary import SummaryThresholds
 
 #: ``cl::parser<bool>``'s spellings: an empty value (``--sparse=``) is true, ``yes``/``on`` are
@@ -47,12 +47,16 @@ def summary_thresholds(args: argparse.Namespace) -> SummaryThresholds:
     )
 
 
-def fs_reading(args: argparse.Namespace) -> FsReading:
-    """``--profile-isfs`` and ``--fs-discriminator-pass`` for the sample readers."""
+def sample_reading(args: argparse.Namespace) -> SampleReading:
+    """The sample readers' global options."""
     # imported here: the formats package loads numpy (see _unsigned)
-    from profdata.formats.sample_fs import FsReading
+    from profdata.formats.sample_reading import SampleReading
 
-    return FsReading(args.profile_isfs, FS_PASSES.index(args.fs_discriminator_pass))
+    return SampleReading(
+        args.profile_isfs,
+        FS_PASSES.index(args.fs_discriminator_pass),
+        args.profile_symbol_list_cutoff,
+    )
 
 
 def expand_response_files(argv: Sequence[str], depth: int = 0) -> list[str]:
@@ -140,6 +144,10 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             "--fs-discriminator-pass", choices=FS_PASSES, default=FS_PASSES[-1],
             help="in FS-AFDO sample profiles, zero the discriminator bits of the passes "
             "after this one (default: keep all)",
+        )  # fmt: skip
+        self.add_uint(
+            "--profile-symbol-list-cutoff", bits=64, default=(1 << 64) - 1,
+            help="keep only the first N symbols of an ext-binary profile symbol list",
         )  # fmt: skip
         # libLLVM's ProfileSummaryBuilder options (the counts are ReallyHidden in LLVM)
         for which, default in (("hot", 990000), ("cold", 999999)):

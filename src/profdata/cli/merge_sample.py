@@ -17,7 +17,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from profdata.atomic import atomic_write_chunks
-from profdata.cli._options import LlvmArgumentParser, fs_reading, summary_thresholds
+from profdata.cli._options import LlvmArgumentParser, sample_reading, summary_thresholds
 from profdata.cli._output import write_input_failure, write_stdout
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.ops.merge_inputs import FailureMode, InputFailure, read_remapping
@@ -93,7 +93,7 @@ def merge_options(args: argparse.Namespace) -> SampleMergeOptions:
         cold_context_frame_depth=args.sample_frame_depth_for_cold_context,
         profile_layout=layout,
         processes=1 if args.num_threads == 1 else 0,
-        fs=fs_reading(args),
+        reading=sample_reading(args),
         thresholds=summary_thresholds(args),
     )
 

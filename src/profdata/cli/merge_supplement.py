@@ -20,7 +20,7 @@ import re
 import sys
 
 from profdata.atomic import atomic_write_chunks
-from profdata.cli._options import LlvmArgumentParser, format_hint, fs_reading
+from profdata.cli._options import LlvmArgumentParser, format_hint, sample_reading
 from profdata.cli.merge_inputs import merge_inputs
 from profdata.errors import FormatError, ProfdataError, UnrecognizedFormatError, UsageError
 from profdata.ops.merge_inputs import read_remapping
@@ -138,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
     if args.output == "-":
         raise UsageError("cannot write indexed profdata format to stdout")
     entry = ops.check_single_input(inputs)
-    samples = open_sample(args.supplement_instr_with_sample, rel, fs_reading(args))
+    samples = open_sample(args.supplement_instr_with_sample, rel, sample_reading(args))
     try:
         writer = ops.load_instr_input(entry, rel, sink=print_diagnostic)
     except ProfdataError as exc:

@@ -31,8 +31,8 @@ import sys
 from profdata.cli._options import (
     LlvmArgumentParser,
     format_hint,
-    fs_reading,
     positional_count_error,
+    sample_reading,
     summary_thresholds,
     ullong,
 )
@@ -146,9 +146,9 @@ def _run_sample(args: argparse.Namespace, base_path: str, test_path: str) -> int
         value_cutoff=args.value_cutoff, function=args.function,
         thresholds=summary_thresholds(args),
     )  # fmt: skip
-    fs = fs_reading(args)
-    base = open_sample(base_path, args.release, fs)
-    test = open_sample(test_path, args.release, fs)
+    reading = sample_reading(args)
+    base = open_sample(base_path, args.release, reading)
+    test = open_sample(test_path, args.release, reading)
     result = overlap_sample(base, test, options, base_name=base_path, test_name=test_path)
     out = Output(args.output)
     out.write(render_sample_text(result))

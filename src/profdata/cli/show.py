@@ -20,8 +20,8 @@ from typing import TYPE_CHECKING
 
 from profdata.cli._options import (
     LlvmArgumentParser,
-    fs_reading,
     positional_count_error,
+    sample_reading,
     summary_thresholds,
     uint32,
     uint_list,
@@ -148,7 +148,7 @@ def _run_sample(args: argparse.Namespace, fmt: str) -> int:
         all_functions=args.all_functions, function=args.function,
         detailed_summary=args.detailed_summary, topn=args.topn,
         hot_func_list=args.hot_func_list, show_prof_sym_list=args.show_prof_sym_list,
-        show_sec_info_only=args.show_sec_info_only, show_format=fmt, fs=fs_reading(args),
+        show_sec_info_only=args.show_sec_info_only, show_format=fmt, reading=sample_reading(args),
     )  # fmt: skip
     if options.all_functions and options.function:
         sys.stderr.write("warning: -function argument ignored: showing all functions\n")

@@ -592,8 +592,9 @@ class _Reader:
                 field="symbol", llvm_message=MSG_MALFORMED,
             )  # fmt: skip
         symbols = read_strings(cur, count, "symbol")
-        known = set(self.profile.symbol_list or ())
-        known.update(symbols)
+        # a set in LLVM; kept in file order here, which --profile-symbol-list-cutoff cuts
+        known = dict.fromkeys(self.profile.symbol_list or ())
+        known.update(dict.fromkeys(symbols))
         self.profile.symbol_list = tuple(known)
 
 

@@ -22,52 +22,30 @@ computed again.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from profdata.model.sample import FunctionSamples, LineLocation, SampleProfile, SampleRecord
 from profdata.model.sample_summary import release_summary
 from profdata.releases import Release
 
-__all__ = ["AS_STORED", "LAST_PASS", "FsReading", "apply_fs_reading"]
+__all__ = ["ALL_BITS", "ASSUMING_FORMATS", "LAST_PASS", "discriminator_mask", "mask_discriminators"]
 
 LAST_PASS = 4  # ``FSDiscriminatorPass::PassLast``; 0 is ``Base``
 _BASE_BITS = 8  # BaseDiscriminatorBitWidth
 _PASS_BITS = 6  # FSDiscriminatorBitWidth
-_ALL = 0xFFFFFFFF
+ALL_BITS = 0xFFFFFFFF
 #: the readers whose ``readImpl`` sets ``ProfileIsFS`` from ``--profile-isfs``
 ASSUMING_FORMATS = frozenset({"text", "binary", "compbinary"})
 
 
-@dataclass(frozen=True)
-class FsReading:
-    """``--profile-isfs`` and ``--fs-discriminator-pass`` (both global in llvm-profdata)."""
-
-    assume_fs: bool = False
-    last_pass: int = LAST_PASS  # an ``FSDiscriminatorPass``
-
-    @property
-    def mask(self) -> int:
-        """``getN1Bits(getFSPassBitEnd(pass))``: the discriminator bits up to the pass."""
-        end = _BASE_BITS + self.last_pass * _PASS_BITS - 1
-        return _ALL if end >= 31 else (1 << (end + 1)) - 1
-
-    @property
-    def changes_nothing(self) -> bool:
-        return not self.assume_fs and self.mask == _ALL
+def discriminator_mask(last_pass: int) -> int:
+    """``getN1Bits(getFSPassBitEnd(pass))``: the discriminator bits up to the pass."""
+    end = _BASE_BITS + last_pass * _PASS_BITS - 1
+    return ALL_BITS if end >= 31 else (1 << (end + 1)) - 1
 
 
-#: neither option: every profile read as its file says
-AS_STORED = FsReading()
-
-
-def apply_fs_reading(profile: SampleProfile, reading: FsReading, release: Release) -> None:
-    """What the options change in a profile just read (``profile.format`` says by whom)."""
-    if profile.format in ASSUMING_FORMATS:
-        profile.is_fs = reading.assume_fs
-    if not profile.is_fs or reading.mask == _ALL:
-        return
+def mask_discriminators(profile: SampleProfile, mask: int, release: Release) -> None:
+    """Zero the discriminator bits outside ``mask`` in every function of ``profile``."""
     for fs in profile.profiles.values():
-        _mask(fs, reading.mask)
+        _mask(fs, mask)
     if profile.format == "text":
         profile.summary = release_summary(profile, release)
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 
 from profdata.errors import ProfdataError, UnrecognizedFormatError
 from profdata.formats._files import input_bytes
-from profdata.formats.sample_fs import FsReading, apply_fs_reading
+from profdata.formats.sample_reading import SampleReading, apply_reading
 from profdata.model.sample import SampleProfile
 from profdata.releases import Release, release
 
@@ -94,10 +94,10 @@ def read_sample_bytes(
     data: bytes | bytearray | memoryview,
     path: str | None = None,
     rel: Release | None = None,
-    fs: FsReading | None = None,
+    reading: SampleReading | None = None,
 ) -> SampleProfile:
-    """Read a sample profile of any registered format from memory (``fs``: how
-    flow-sensitive discriminators are read, :mod:`~profdata.formats.sample_fs`)."""
+    """Read a sample profile of any registered format from memory (``reading``: the
+    readers' global options, :mod:`~profdata.formats.sample_reading`)."""
     view = memoryview(data).cast("B") if not isinstance(data, memoryview) else data
     chosen = rel or release()
     fmt = detect(view, chosen, path)
@@ -107,13 +107,15 @@ def read_sample_bytes(
         if path:
             exc.with_path(path)
         raise
-    if fs is not None:
-        apply_fs_reading(profile, fs, chosen)
+    if reading is not None:
+        apply_reading(profile, reading, chosen)
     return profile
 
 
 def open_sample(
-    path: str | os.PathLike[str], rel: Release | None = None, fs: FsReading | None = None
+    path: str | os.PathLike[str],
+    rel: Release | None = None,
+    reading: SampleReading | None = None,
 ) -> SampleProfile:
     """Read a sample profile from a file (``-``: standard input)."""
-    return read_sample_bytes(input_bytes(path), os.fspath(path), rel, fs)
+    return read_sample_bytes(input_bytes(path), os.fspath(path), rel, reading)

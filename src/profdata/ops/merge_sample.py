@@ -35,7 +35,7 @@ from profdata.formats._collector import collector_paused
 from profdata.formats._files import map_file
 from profdata.formats.sample_column_order import ColumnOrder
 from profdata.formats.sample_column_write import write_binary, write_extbinary, write_text
-from profdata.formats.sample_fs import AS_STORED, FsReading
+from profdata.formats.sample_reading import AS_STORED, SampleReading
 from profdata.formats.sample_registry import open_sample
 from profdata.model.names import md5_hash
 from profdata.model.sample import (
@@ -122,8 +122,8 @@ class SampleMergeOptions:
     #: processes reading the inputs of a column merge: 1 this one only, 0 one more when
     #: a CPU is idle (``-j 1`` asks for one)
     processes: int = 0
-    #: ``--profile-isfs``, ``--fs-discriminator-pass``
-    fs: FsReading = AS_STORED
+    #: the readers' global options (``--profile-isfs``, ...)
+    reading: SampleReading = AS_STORED
     #: the cold threshold of the cold-context options (--profile-summary-cutoff-cold, ...)
     thresholds: SummaryThresholds = DEFAULT_THRESHOLDS
 
@@ -185,7 +185,7 @@ def _merge_all(
     profiles: Iterable[SampleProfile | None] | None,
 ) -> SampleMergeResult:
     release = options.release
-    if profiles is None and not options.remapping and options.fs.changes_nothing:
+    if profiles is None and not options.remapping and options.reading.changes_nothing:
         summed = merge_columns(inputs, release, options.processes)
         if summed is not None:
             kept = set() if options.drop_profile_symbol_list else summed[1]
@@ -206,7 +206,9 @@ def _merge_all(
     for position, entry in enumerate(inputs):
         given = preread[position] if preread is not None else None
         try:
-            profile = given if given is not None else open_sample(entry.path, release, options.fs)
+            profile = (
+                given if given is not None else open_sample(entry.path, release, options.reading)
+            )
         except SampleDiagnosticError:
             raise
         except ProfdataError as exc:
@@ -489,7 +491,7 @@ def encode_merged_columns(
         or options.profile_layout
         or out.size_limit
         or release.sample_string_map_profiles
-        or not options.fs.changes_nothing
+        or not options.reading.changes_nothing
     ):
         return None
     with collector_paused():

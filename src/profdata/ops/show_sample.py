@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from profdata.errors import ProfdataError, UsageError
 from profdata.formats._files import input_bytes
 from profdata.formats.sample_extbinary import read_named
-from profdata.formats.sample_fs import AS_STORED, FsReading
+from profdata.formats.sample_reading import AS_STORED, SampleReading
 from profdata.formats.sample_registry import SampleFormat, detect, read_sample_bytes
 from profdata.model.names import ENCODING, ERRORS, md5_hash, name_bytes
 from profdata.model.sample import (
@@ -64,8 +64,8 @@ class SampleShowOptions:
     show_prof_sym_list: bool = False
     show_sec_info_only: bool = False
     show_format: str = "text"  # "text" | "json" | "yaml"
-    #: ``--profile-isfs``, ``--fs-discriminator-pass``
-    fs: FsReading = AS_STORED
+    #: the readers' global options (``--profile-isfs``, ...)
+    reading: SampleReading = AS_STORED
 
 
 class SampleShowOutput:
@@ -138,14 +138,14 @@ def show_sample_bytes(
         if fmt.section_info is None:
             return SampleShowOutput(warnings=[SEC_INFO_WARNING])
         return SampleShowOutput(text=fmt.section_info(view, path, release))
-    if options.fs.changes_nothing:  # else the masks need the profile's objects
+    if options.reading.changes_nothing:  # else the masks need the profile's objects
         named = show_named_bytes(view, path, options, release)
         if named is not None:
             return named
         from_columns = show_columns_bytes(view, path, options, release)
         if from_columns is not None:
             return from_columns
-    profile = read_sample_bytes(view, path, release, options.fs)
+    profile = read_sample_bytes(view, path, release, options.reading)
     return show_sample(profile, options, release)
 
 

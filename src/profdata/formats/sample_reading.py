@@ -1,0 +1,60 @@
+"""How llvm-profdata's sample readers are told to read: global options of the tool.
+
+``--profile-isfs`` and ``--fs-discriminator-pass`` (:mod:`~profdata.formats.sample_fs`)
+and ``--profile-symbol-list-cutoff`` (the ext-binary reader keeps the first N
+symbols of a profile symbol list, in file order) are ``cl::opt`` globals in LLVM,
+read by every reader whichever command runs; here they travel as one
+:class:`SampleReading` that every sample read takes, applied to the profile
+just read (:func:`apply_reading`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from profdata.formats.sample_fs import (
+    ALL_BITS,
+    ASSUMING_FORMATS,
+    LAST_PASS,
+    discriminator_mask,
+    mask_discriminators,
+)
+from profdata.model.sample import SampleProfile
+from profdata.releases import Release
+
+__all__ = ["AS_STORED", "SampleReading", "apply_reading"]
+
+_ALL_SYMBOLS = (1 << 64) - 1  # ``cl::init(-1)`` of a ``uint64_t``
+
+
+@dataclass(frozen=True)
+class SampleReading:
+    """The options as given (their defaults read every profile as its file says)."""
+
+    assume_fs: bool = False  # --profile-isfs
+    last_pass: int = LAST_PASS  # --fs-discriminator-pass, an ``FSDiscriminatorPass``
+    symbol_cutoff: int = _ALL_SYMBOLS  # --profile-symbol-list-cutoff
+
+    @property
+    def mask(self) -> int:
+        return discriminator_mask(self.last_pass)
+
+    @property
+    def changes_nothing(self) -> bool:
+        """True when no profile reads otherwise (the column readers may then serve)."""
+        return not self.assume_fs and self.mask == ALL_BITS and self.symbol_cutoff == _ALL_SYMBOLS
+
+
+#: no option given
+AS_STORED = SampleReading()
+
+
+def apply_reading(profile: SampleProfile, reading: SampleReading, release: Release) -> None:
+    """What the options change in a profile just read (``profile.format`` says by whom)."""
+    if profile.format in ASSUMING_FORMATS:
+        profile.is_fs = reading.assume_fs
+    if profile.is_fs and reading.mask != ALL_BITS:
+        mask_discriminators(profile, reading.mask, release)
+    symbols = profile.symbol_list
+    if symbols is not None and len(symbols) > reading.symbol_cutoff:
+        profile.symbol_list = symbols[: reading.symbol_cutoff]
