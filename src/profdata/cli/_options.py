@@ -108,6 +108,8 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._enum_values: dict[str, tuple[str, str]] = {}
         #: options ``cl`` lets occur more than once even in 14 (``cl::list``, ``cl::ZeroOrMore``)
         self._repeatable: set[str] = set()
+        #: a flag's stand-in for ``=false`` where False differs from absent (add_flag)
+        self._false_twins: dict[str, str] = {}
         # cl's other help options print everything --help prints here (no hidden options)
         self.add_argument(
             "--help-hidden", "--help-list", "--help-list-hidden",
@@ -144,6 +146,11 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             "--fs-discriminator-pass", choices=FS_PASSES, default=FS_PASSES[-1],
             help="in FS-AFDO sample profiles, zero the discriminator bits of the passes "
             "after this one (default: keep all)",
+        )  # fmt: skip
+        self.add_flag(
+            "--generate-merged-base-profiles", given_only=True,
+            help="when nesting CS sample profiles, also keep each folded context as (part "
+            "of) its function's base profile (default: LLVM 14 yes, later no)",
         )  # fmt: skip
         self.add_uint(
             "--profile-symbol-list-cutoff", bits=64, default=(1 << 64) - 1,
@@ -200,16 +207,29 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         self._repeatable.update(names)
 
     def add_flag(
-        self, *names: str, help: str, dest: str | None = None, available: bool = True
+        self,
+        *names: str,
+        help: str,
+        dest: str | None = None,
+        available: bool = True,
+        given_only: bool = False,
     ) -> None:
         """A boolean option that also accepts ``=true``/``=false`` like ``cl::opt<bool>``
-        (``available``: see :meth:`add_value`)."""
+        (``available``: see :meth:`add_value`).  ``given_only``: the value is None
+        unless the option is given (a ``cl::init(true)`` of some releases, or a
+        ``getNumOccurrences`` test), so ``=false`` is told from absence."""
         action = self.add_value(
-            *names, available=available, action="store_true", default=False, help=help,
-            dest=dest,
+            *names, available=available, action="store_true",
+            default=None if given_only else False, help=help, dest=dest,
         )  # fmt: skip
-        if action is not None:
-            self._bool_options.update(action.option_strings)
+        if action is None:
+            return
+        self._bool_options.update(action.option_strings)
+        if given_only:  # =false stores False through a twin no one can spell
+            twin = f"{_option('/'.join(action.option_strings))}\0false"
+            self.add_argument(twin, action="store_false", dest=action.dest, help=argparse.SUPPRESS)
+            for opt in action.option_strings:
+                self._false_twins[opt] = twin
 
     def add_uint(
         self,
@@ -285,7 +305,10 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 if opt in self._bool_options and eq:
                     if value in _TRUE:
                         out.append(opt)
-                    elif value not in _FALSE:
+                    elif value in _FALSE:
+                        if opt in self._false_twins:  # a flag whose default may be true
+                            out.append(self._false_twins[opt])
+                    else:
                         self.error(
                             f"argument {opt}: '{value}' is invalid value for boolean argument! "
                             "Try 0 or 1"
@@ -324,7 +347,13 @@ class _Occurrences:
         self.parser = parser
         self.active = release is not None and not release.cl_repeated_options
         self.seen: set[str] = set()
-        self.actions = {opt: action for action in parser._actions for opt in action.option_strings}
+        twins = set(parser._false_twins.values())
+        self.actions = {
+            opt: action
+            for action in parser._actions
+            for opt in action.option_strings
+            if opt not in twins
+        }
 
     def count(self, name: str, action: argparse.Action) -> None:
         if not self.active or isinstance(action, argparse._AppendAction):

@@ -95,6 +95,7 @@ def merge_options(args: argparse.Namespace) -> SampleMergeOptions:
         processes=1 if args.num_threads == 1 else 0,
         reading=sample_reading(args),
         thresholds=summary_thresholds(args),
+        merged_base_profiles=args.generate_merged_base_profiles,
     )
 
 

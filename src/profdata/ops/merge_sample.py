@@ -126,6 +126,8 @@ class SampleMergeOptions:
     reading: SampleReading = AS_STORED
     #: the cold threshold of the cold-context options (--profile-summary-cutoff-cold, ...)
     thresholds: SummaryThresholds = DEFAULT_THRESHOLDS
+    #: --generate-merged-base-profiles (None: the release's default)
+    merged_base_profiles: bool | None = None
 
 
 @dataclass
@@ -303,10 +305,11 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
         return flatten_profile(profile, md5)
     if options.profile_layout == "nest" and profile.is_cs:
         modern = release.sample_nest_removes_call_targets
+        merged = options.merged_base_profiles
         nest = NestOptions(
             md5_names=md5,
             remove_call_targets=modern,
-            merged_base_profiles=not modern,
+            merged_base_profiles=not modern if merged is None else merged,
             mark_duplicated=modern,
         )
         return nest_contexts(profile, nest)
