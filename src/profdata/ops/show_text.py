@@ -170,10 +170,10 @@ def _render_chunk(report: ShowReport, lo: int, hi: int, first_block: int) -> byt
     text.add_const(b"    <PseudoWarm>\n", is_pseudo & ~hot)
     text.add_const(b"\n", is_function)
     if not report.is_ir:
-        counted = is_function & (num_counts > 0)
-        text.add_const(b"    Function count: ", counted)
-        text.add_decimal(first, counted)
-        text.add_const(b"\n", counted)
+        # a record without counters prints the stale first counter LLVM reads (stale_firsts)
+        text.add_const(b"    Function count: ", is_function)
+        text.add_decimal(first, is_function)
+        text.add_const(b"\n", is_function)
     kinds = opts.value_kinds()
     sections = None
     if kinds:
