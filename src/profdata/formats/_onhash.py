@@ -22,6 +22,9 @@ down to a few hundred bytes of I/O on a memory-mapped file.
 
 LLVM does no bounds checking here; every read below is checked and a bad
 offset or length becomes a located :class:`~profdata.errors.MalformedError`.
+The bounds are the file's, as LLVM's reads are defined inside it: an item
+that runs past the payload into the table behind it (a damaged length) is read
+as LLVM reads it, and a bucket count of 0 is taken as LLVM takes it.
 """
 
 from __future__ import annotations
@@ -121,9 +124,9 @@ class OnDiskHashTable:
     from the surrounding format; the table does not record it) and
     ``table_offset`` is the offset of ``NumBuckets``; ``offset_at`` is where
     the caller read ``table_offset`` from, to locate an error about it; ``key_less``
-    reads items without a KeyLength field.  Items must lie between
-    the payload start and the table, which is where every LLVM writer puts
-    them; if the table comes first, items may extend to the end of the file.
+    reads items without a KeyLength field.  Every LLVM writer puts the items
+    between the payload start and the table; a damaged one may run on into the
+    table or anywhere else in the file, as LLVM reads it.
     """
 
     __slots__ = (
@@ -272,7 +275,7 @@ class OnDiskHashTable:
 
     def _keyed_items(self) -> Iterator[ItemRef]:
         data = self._data
-        end = self.payload_end
+        end = len(data)
         pos = self.payload_offset
         left_in_bucket = 0
         unpack_item = _ITEM_HEADER.unpack_from
@@ -288,7 +291,7 @@ class OnDiskHashTable:
             data_offset = key_offset + key_length
             yield ItemRef(key_hash, key_offset, key_length, data_offset, data_length)
             pos = data_offset + data_length
-            left_in_bucket -= 1
+            left_in_bucket -= 1  # below 0 after a count of 0: no count is read again
 
     def _key_less_items(self) -> Iterator[ItemRef]:
         """:meth:`items` of a key-less table.
@@ -394,35 +397,31 @@ class OnDiskHashTable:
 
     # -- checked reads --------------------------------------------------------
     def _bucket_count(self, pos: int) -> tuple[int, int]:
-        if self.payload_end - pos < _BUCKET_COUNT_SIZE:
+        # LLVM's table knows no end of its payload: reads are bounded by the file only
+        if len(self._data) - pos < _BUCKET_COUNT_SIZE:
             self._cur.fail(
                 MalformedError,
-                "a bucket's item count runs past the end of the hash table payload",
+                "a bucket's item count runs past the end of the file",
                 field=f"{self.field}.item_count",
                 expected="2 bytes",
-                found=f"{max(self.payload_end - pos, 0)} bytes left",
+                found=f"{max(len(self._data) - pos, 0)} bytes left",
                 at=pos,
             )
+        # A count of 0 (LLVM writes none) is taken as LLVM takes it: ``find`` sees an
+        # empty bucket, and the walk of :meth:`items` counts it down past 0 -- its
+        # ``offset_type`` wraps -- so it reads every later item as part of this bucket.
         (count,) = _U16.unpack_from(self._data, pos)
-        if count == 0:
-            self._cur.fail(
-                MalformedError,
-                "a bucket in the payload has no items",
-                field=f"{self.field}.item_count",
-                expected=">= 1",
-                found="0",
-                at=pos,
-            )
         return count, pos + _BUCKET_COUNT_SIZE
 
     def _item(self, pos: int) -> ItemRef:
-        """One item at ``pos``, every field checked against the payload end."""
-        end = self.payload_end
+        """One item at ``pos``, every field checked against the end of the file (LLVM's
+        table knows no end of its payload; past the file it would read memory)."""
+        end = len(self._data)
         header = _KEY_LESS_HEADER if self.key_less else _ITEM_HEADER
         if end - pos < header.size:
             self._cur.fail(
                 MalformedError,
-                "an item header runs past the end of the hash table payload",
+                "an item header runs past the end of the file",
                 field=f"{self.field}.item",
                 expected=f"{header.size} bytes",
                 found=f"{max(end - pos, 0)} bytes left",
@@ -439,7 +438,7 @@ class OnDiskHashTable:
         if key_length > end - key_offset:
             self._cur.fail(
                 MalformedError,
-                "an item's key runs past the end of the hash table payload",
+                "an item's key runs past the end of the file",
                 field=f"{self.field}.{key_field}",
                 expected=f"<= {end - key_offset}",
                 found=str(key_length),
@@ -448,7 +447,7 @@ class OnDiskHashTable:
         if data_length > end - key_offset - key_length:
             self._cur.fail(
                 MalformedError,
-                "an item's data runs past the end of the hash table payload",
+                "an item's data runs past the end of the file",
                 field=f"{self.field}.data_length",
                 expected=f"<= {end - key_offset - key_length}",
                 found=str(data_length),

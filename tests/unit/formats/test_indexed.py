@@ -412,7 +412,8 @@ def _bucket_offsets(data: bytes, profile: IndexedProfile) -> list[int]:
 
 
 def test_lookup_reads_only_the_key_bucket() -> None:
-    """Every other bucket is destroyed; lookups still work, iteration notices."""
+    """Every other bucket's count is zeroed; lookups still work, iteration notices (LLVM's
+    walk then reads the later counts as parts of items, and fails where they say so)."""
     data = golden_path("v13-many").read_bytes()
     pristine = read(memoryview(data))
     offsets = _bucket_offsets(data, pristine)
@@ -422,13 +423,13 @@ def test_lookup_reads_only_the_key_bucket() -> None:
         broken = bytearray(data)
         for index, offset in enumerate(offsets):
             if offset and index != mine:
-                struct.pack_into("<H", broken, offset, 0)  # an item count of 0 is malformed
+                struct.pack_into("<H", broken, offset, 0)
         profile = read(memoryview(bytes(broken)))
         assert profile.lookup(name) == pristine.lookup(name)
         assert name in profile
         with pytest.raises(MalformedError) as info:
             list(profile.records)
-        assert info.value.location.field == "hash_table.item_count"
+        assert info.value.location.field.startswith("hash_table.")
 
 
 def test_lookup_asks_for_one_bucket(monkeypatch: pytest.MonkeyPatch) -> None:
