@@ -201,16 +201,6 @@ class OnDiskHashTable:
                 at=size,
             )
         self.payload_end = table_offset if table_offset >= payload_offset else size
-        payload_size = self.payload_end - payload_offset
-        if self.num_entries > payload_size // _ITEM_HEADER_SIZE:
-            self._cur.fail(
-                MalformedError,
-                "more entries than the payload can hold",
-                field=f"{field}.num_entries",
-                expected=f"<= {payload_size // _ITEM_HEADER_SIZE}",
-                found=str(self.num_entries),
-                at=table_offset + 8,
-            )
 
     # -- lookup -------------------------------------------------------------
     def bucket_index(self, key_hash: int) -> int:
