@@ -332,7 +332,9 @@ def read_body(
 def read(
     data: bytes | memoryview, path: str | None, release: Release, *, checked: bool = False
 ) -> SampleProfile:
-    """Read an ``SPF_Binary`` profile; the summary is the one stored in the file.
+    """Read an ``SPF_Binary`` profile; the summary is the one stored in the file.  A
+    function repeated in the file adds up (17+) or replaces the one before (16 and older,
+    whose ``readFuncProfile`` assigns a fresh profile), as in ext-binary files.
 
     The profiles are walked over their pre-decoded numbers unless ``checked``
     (or that walk finds a fault), and then read field by field through the cursor.
@@ -345,7 +347,10 @@ def read(
         profile = SampleProfile(format="binary", summary=summary)
         if not checked:
             run = decode_run(cur.data, cur.pos, cur.end)
-            if read_profiles(run, cur.end, names, release, profile.profiles):
+            merge = release.sample_binary_duplicates_merge
+            if read_profiles(
+                run, cur.end, names, release, profile.profiles, merge_duplicates=merge
+            ):
                 return profile
             profile = SampleProfile(format="binary", summary=summary)
         profiles = profile.profiles
@@ -353,7 +358,7 @@ def read(
             head = read_number(cur, "head_samples")
             context = SampleContext(read_name_index(cur, names, "function_name_index"))
             fs = profiles.get(context)
-            if fs is None:
+            if fs is None or not release.sample_binary_duplicates_merge:  # 16-: the last wins
                 fs = profiles[context] = FunctionSamples(context)
             fs.add_head_samples(head)
             read_body(cur, fs, names, release)

@@ -459,7 +459,8 @@ def read_binary_columns(
     view: memoryview, path: str | None, release: Release
 ) -> tuple[SampleProfile, ProfileColumns] | None:
     """:func:`read_columns` of an ``SPF_Binary`` profile (``sample_binary.read``: header,
-    summary, name table, then profiles to the end; repeated profiles always merge)."""
+    summary, name table, then profiles to the end; repeated profiles are left in the
+    columns, for the merge to add or to decline where the release replaces them)."""
     del release  # the walk is the same in every release; what differs declines
     try:
         cur = ByteReader(view, path=path)

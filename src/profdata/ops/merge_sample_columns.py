@@ -216,8 +216,10 @@ class _Merge:
         names = cols.names
         local: dict[object, SampleContext] = {}
         md5 = profile.is_md5
-        # ext-binary follows the release; SPF_Binary always merges a repeated profile
-        replaces = profile.format == "extbinary" and not self.release.sample_binary_duplicates_merge
+        # a repeated profile adds up in 17+ and replaces the one before in 16 and older
+        replaces = profile.format in ("extbinary", "binary") and (
+            not self.release.sample_binary_duplicates_merge
+        )
         tops = self.tops
         cache = self.top_keys[md5]
         numbers = [-1] * len(cols.node_parent)
