@@ -396,7 +396,15 @@ class _Reader:
             cur.pos = cur.end
 
     def name_table(self, cur: ByteReader, md5: bool, fixed_length: bool) -> list[str]:
-        """``readNameTableSec``: strings, ULEB MD5 values, or u64 LE MD5 values."""
+        """``readNameTableSec``: strings, ULEB MD5 values, or u64 LE MD5 values.  An MD5
+        value of 0 is the name "" where names are ``FunctionId``s (18+: its ``str()``
+        prints nothing), "0" before."""
+        names = self._name_table(cur, md5, fixed_length)
+        if md5 and self.release.sample_md5_function_ids and "0" in names:
+            names = ["" if name == "0" else name for name in names]
+        return names
+
+    def _name_table(self, cur: ByteReader, md5: bool, fixed_length: bool) -> list[str]:
         if not fixed_length:
             if md5:
                 return read_uleb_md5_name_table(cur, "md5_name", "MD5 name table", at_count=True)

@@ -248,8 +248,11 @@ def test_uleb_md5_name_table() -> None:
     data = out.getvalue()
     reader = sample_extbinary._Reader(memoryview(data), "p.prof", release(22))
     cur = ByteReader(data)
-    assert reader.name_table(cur, True, False) == [str(h) for h in hashes]
+    # a hash of 0 is the FunctionId "" (18+)
+    assert reader.name_table(cur, True, False) == [str(h) for h in hashes[:3]] + [""]
     assert cur.pos == len(data)
+    old = sample_extbinary._Reader(memoryview(data), "p.prof", release(16))
+    assert old.name_table(ByteReader(data), True, False) == [str(h) for h in hashes]
     cur = ByteReader(data, end=len(data) - 1)
     with pytest.raises(FormatError) as caught:
         reader.name_table(cur, True, False)

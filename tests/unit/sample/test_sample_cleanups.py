@@ -77,7 +77,8 @@ def _compact(data: bytes, base: int = 0) -> tuple[list[str], int]:
 
 
 def _ext(data: bytes, base: int = 0) -> tuple[list[str], int]:
-    reader = sample_extbinary._Reader(memoryview(data), "p.prof", release(22))
+    # 16, which keeps a hash of 0 as "0" like the compact reader (18+: the name "")
+    reader = sample_extbinary._Reader(memoryview(data), "p.prof", release(16))
     cur = ByteReader(data, base=base)
     return reader.name_table(cur, True, False), cur.pos
 
