@@ -429,7 +429,7 @@ def test_lookup_reads_only_the_key_bucket() -> None:
         assert name in profile
         with pytest.raises(MalformedError) as info:
             list(profile.records)
-        assert info.value.location.field.startswith("hash_table.")
+        assert (info.value.location.field or "").startswith("hash_table.")
 
 
 def test_lookup_asks_for_one_bucket(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -256,7 +256,7 @@ def test_more_items_than_the_payload_holds() -> None:
     table = _corrupt(built, built.table_offset + 8, "<Q", 5)
     with pytest.raises(MalformedError) as info:
         list(table.items())
-    assert info.value.location.field.startswith("hash_table.")
+    assert (info.value.location.field or "").startswith("hash_table.")
     assert "past the end of the file" in str(info.value)
 
 
