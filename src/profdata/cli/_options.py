@@ -503,14 +503,15 @@ def _unsigned(text: str, bits: int, type_name: str = "uint") -> int:
 
 def int32(text: str) -> int:
     """A ``cl::opt<int>`` value: a sign, then the radix rules of :func:`_unsigned`."""
+    invalid = argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument!")
     negative = text.startswith("-")
     try:
         magnitude = _unsigned(text[1:] if negative else text, 32, "integer")
     except argparse.ArgumentTypeError:
-        magnitude = -1
+        raise invalid from None  # named by the whole text, its sign too
     value = -magnitude if negative else magnitude
-    if magnitude < 0 or not -(1 << 31) <= value < 1 << 31:
-        raise argparse.ArgumentTypeError(f"'{text}' value invalid for integer argument!")
+    if not -(1 << 31) <= value < 1 << 31:
+        raise invalid
     return value
 
 

@@ -284,13 +284,10 @@ class OnDiskHashTable:
             left_in_bucket -= 1  # below 0 after a count of 0: no count is read again
 
     def _key_less_items(self) -> Iterator[ItemRef]:
-        """:meth:`items` of a key-less table.
-
-        Bounded by the end of the file rather than the payload, and a bucket
-        count of 0 is not refused (the countdown then never reaches 0 again,
-        so no further count is read): what the MemProf V2 reader always did,
-        whose errors stay as they were.
-        """
+        """:meth:`items` of a key-less table: the walk of :meth:`_keyed_items` (bounded
+        by the file, a bucket count of 0 counting down past 0) over items without a
+        KeyLength, read through a cursor so that its errors name the fields the MemProf
+        V2 reader always named."""
         cur = ByteReader(self._data, path=self._cur.path)
         field = self.field
         pos = self.payload_offset

@@ -10,6 +10,8 @@ and in columns) follow the readers here.
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from profdata.formats.sample_fs import ASSUMING_FORMATS
 from profdata.model.sample import SampleProfile
 
@@ -27,12 +29,15 @@ def static_probe_flag(profile: SampleProfile, current: bool) -> bool:
     return static_flag(profile, current, profile.is_probe_based)
 
 
-def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
-    """A ``FunctionSamples`` static flag once ``profile`` was read: the text reader sets it
-    to the profile's own value, the ext-binary reader only ever sets it (a plain ext-binary
-    profile after a probe-based or CS one leaves it set: merged with function hash
-    mismatches, not refused), the other readers leave it (13-22 alike)."""
-    if profile.format == "text":
+def static_flag(
+    profile: SampleProfile, current: bool, own: bool, setters: Collection[str] = ("text",)
+) -> bool:
+    """A ``FunctionSamples`` static flag once ``profile`` was read: the readers of the
+    ``setters`` formats (the text reader) set it to the profile's own value, the
+    ext-binary reader only ever sets it (a plain ext-binary profile after a probe-based
+    or CS one leaves it set: merged with function hash mismatches, not refused), the
+    other readers leave it (13-22 alike)."""
+    if profile.format in setters:
         return own
     if profile.format == "extbinary":
         return current or own
@@ -40,10 +45,8 @@ def static_flag(profile: SampleProfile, current: bool, own: bool) -> bool:
 
 
 def static_fs_flag(profile: SampleProfile, current: bool) -> bool:
-    """``FunctionSamples::ProfileIsFS`` once ``profile`` was read: the text, binary and
-    compact binary readers set it to ``--profile-isfs`` (false without it: an FS
-    ext-binary input followed by a text one is written without the FS flag), the
-    ext-binary reader only ever sets it, the GCC reader leaves it (13-22 alike)."""
-    if profile.format in ASSUMING_FORMATS:
-        return profile.is_fs
-    return current or profile.is_fs if profile.format == "extbinary" else current
+    """``FunctionSamples::ProfileIsFS`` once ``profile`` was read: :func:`static_flag`
+    with the text, binary and compact binary readers setting it to ``--profile-isfs``
+    (false without it: an FS ext-binary input followed by a text one is written
+    without the FS flag); the GCC reader leaves it."""
+    return static_flag(profile, current, profile.is_fs, ASSUMING_FORMATS)
