@@ -33,6 +33,7 @@ pytestmark = pytest.mark.compat
 
 PROFILE = str(REPO / "tests" / "golden" / "programs" / "l22-ir-vp" / "default.proftext")
 OUT = "@OUT"
+P2, TO_OUT = PROFILE, ("-o", OUT)  # for lines that would not fit
 COMMANDS = [
     ["merge", "-o", "first.profdata", PROFILE, "-o", OUT],
     ["merge", "--output=first.profdata", PROFILE, "--output", OUT],
@@ -51,6 +52,16 @@ COMMANDS = [
     ["merge", "-compbinary=0", PROFILE, "-o", OUT],
     ["show", "--counts", "-counts", "--all-functions", PROFILE],
     ["show", "--topn=1", "--topn=2", PROFILE],
+    # libLLVM's global options: cl::ZeroOrMore in 14 but for the FS ones
+    ["show", "--profile-isfs", "--profile-isfs", PROFILE],
+    ["show", "--fs-discriminator-pass=Base", "--fs-discriminator-pass=Pass1", PROFILE],
+    ["show", "--generate-merged-base-profiles", "--generate-merged-base-profiles=0", PROFILE],
+    ["show", "--profile-symbol-list-cutoff=3", "--profile-symbol-list-cutoff=4", PROFILE],
+    ["show", "--profile-summary-cutoff-hot=5", "--profile-summary-cutoff-hot=6", PROFILE],
+    ["show", "--profile-summary-cutoff-cold=5", "--profile-summary-cutoff-cold=6", PROFILE],
+    ["show", "--profile-summary-hot-count=5", "--profile-summary-hot-count=6", PROFILE],
+    ["overlap", "--profile-summary-cold-count=5", "--profile-summary-cold-count=6", PROFILE, P2],
+    ["merge", "--profile-summary-contextless", "--profile-summary-contextless=0", PROFILE, *TO_OUT],
     ["show", "--function=main", "--function=foo", PROFILE],
     ["show", "-instr", "-instr", PROFILE],
     [

@@ -56,6 +56,7 @@ def sample_reading(args: argparse.Namespace) -> SampleReading:
         args.profile_isfs,
         FS_PASSES.index(args.fs_discriminator_pass),
         args.profile_symbol_list_cutoff,
+        args.profile_summary_contextless,
     )
 
 
@@ -149,6 +150,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
         )  # fmt: skip
         self.add_flag(
             "--generate-merged-base-profiles", given_only=True,
+            available=self.knows(lambda r: r.number >= 14),  # came with the CS converter
             help="when nesting CS sample profiles, also keep each folded context as (part "
             "of) its function's base profile (default: LLVM 14 yes, later no)",
         )  # fmt: skip
@@ -157,6 +159,11 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             help="keep only the first N symbols of an ext-binary profile symbol list",
         )  # fmt: skip
         # libLLVM's ProfileSummaryBuilder options (the counts are ReallyHidden in LLVM)
+        self.add_flag(
+            "--profile-summary-contextless", given_only=True,
+            help="summarise sample profiles with their CS contexts merged by function "
+            "(=false: one entry a context; default: merged for CS profiles)",
+        )  # fmt: skip
         for which, default in (("hot", 990000), ("cold", 999999)):
             self.add_value(
                 f"--profile-summary-cutoff-{which}", type=int32, default=default,
@@ -169,6 +176,14 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 default=None,
                 help=f"the {which} count threshold itself, whatever the summary says",
             )  # fmt: skip
+        # cl::ZeroOrMore in 14 (before 15 let every option repeat), unlike the FS ones
+        self.allow_repeats(
+            "--generate-merged-base-profiles", "--profile-symbol-list-cutoff",
+            "--profile-summary-contextless", *(
+                f"--profile-summary-{what}"
+                for what in ("cutoff-hot", "cutoff-cold", "hot-count", "cold-count")
+            ),
+        )  # fmt: skip
         # cl's --version is one of its generic options, taken by every subcommand
         self.add_argument(
             "--version",

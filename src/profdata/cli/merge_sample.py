@@ -108,6 +108,7 @@ def output_options(args: argparse.Namespace) -> SampleOutputOptions:
         gen_partial_profile=args.gen_partial_profile,
         split_layout=args.split_layout,
         size_limit=args.output_size_limit or 0,
+        contextless=args.profile_summary_contextless,
     )
 
 

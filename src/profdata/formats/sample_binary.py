@@ -442,11 +442,13 @@ def write(
     skip_duplicated_into_base: bool = True,
     md5_names: bool = False,
     by_string_map_key: bool = False,
+    contextless: bool | None = None,
 ) -> bytes:
     """``SampleProfileWriterBinary::write`` (same bytes from 14 to 22).
 
     ``skip_duplicated_into_base=False`` computes the summary as LLVM 14 does;
-    ``by_string_map_key`` orders the profiles as 13 does.
+    ``by_string_map_key`` orders the profiles as 13 does; ``contextless`` is
+    ``--profile-summary-contextless``.
     """
     reason = check_writable(profile)
     if reason is not None:
@@ -454,7 +456,9 @@ def write(
     out = ByteWriter()
     out.uleb128(sp_magic())
     out.uleb128(VERSION)
-    summary = summarize_profile(profile, skip_duplicated=skip_duplicated_into_base)
+    summary = summarize_profile(
+        profile, skip_duplicated=skip_duplicated_into_base, contextless=contextless
+    )
     write_summary(out, summary)
     index = write_name_table(out, collect_names(profile.profiles.values(), md5_names))
     encoder = BodyEncoder(index, md5_names, lambda fs: index[fs.name])

@@ -167,8 +167,9 @@ def read(data: bytes | memoryview, path: str | None, release: Release) -> Sample
 
 
 # -- writing -------------------------------------------------------------------
-def write(profile: SampleProfile, release: Release) -> bytes:
-    """``SampleProfileWriterCompactBinary::write`` (14 and 16 write the same bytes)."""
+def write(profile: SampleProfile, release: Release, contextless: bool | None = None) -> bytes:
+    """``SampleProfileWriterCompactBinary::write`` (14 and 16 write the same bytes;
+    ``contextless``: ``--profile-summary-contextless``)."""
     reason = check_writable(profile)
     if reason is not None:
         raise FormatError(reason.replace("binary format", "compact binary format"),
@@ -176,7 +177,7 @@ def write(profile: SampleProfile, release: Release) -> bytes:
     out = ByteWriter()
     out.uleb128(sp_magic(SPF_COMPACT_BINARY))
     out.uleb128(VERSION)
-    summary = release_summary(profile, release)
+    summary = release_summary(profile, release, contextless)
     write_summary(out, summary)
     names = collect_names(profile.profiles.values())
     out.uleb128(len(names))

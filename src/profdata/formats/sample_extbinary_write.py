@@ -112,6 +112,7 @@ class ExtBinaryWriteOptions:
     #: contexts as bracketed names, profiles by name descending on ties, offsets in write
     #: order (never Ordered), FuncMetadata of top-level profiles only
     string_map_profiles: bool = False
+    contextless: bool | None = None  # --profile-summary-contextless (None: not given)
 
 
 class SectionWriter:
@@ -259,6 +260,7 @@ class SectionWriter:
             skip_duplicated=self.options.skip_duplicated_into_base,
             md5_frames=self.options.md5_frames,
             string_map=self.options.string_map_profiles,
+            contextless=self.options.contextless,
         )
 
     def section(self, index: int, profiles: Sequence[Any], map_order: Sequence[Any]) -> bytes:

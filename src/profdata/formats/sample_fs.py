@@ -23,7 +23,6 @@ computed again.
 from __future__ import annotations
 
 from profdata.model.sample import FunctionSamples, LineLocation, SampleProfile, SampleRecord
-from profdata.model.sample_summary import release_summary
 from profdata.releases import Release
 
 __all__ = ["ALL_BITS", "ASSUMING_FORMATS", "LAST_PASS", "discriminator_mask", "mask_discriminators"]
@@ -46,8 +45,6 @@ def mask_discriminators(profile: SampleProfile, mask: int, release: Release) -> 
     """Zero the discriminator bits outside ``mask`` in every function of ``profile``."""
     for fs in profile.profiles.values():
         _mask(fs, mask)
-    if profile.format == "text":
-        profile.summary = release_summary(profile, release)
 
 
 def _mask(fs: FunctionSamples, mask: int) -> None:

@@ -332,10 +332,13 @@ def trim_cold_contexts(
 
 
 def cold_count_threshold(
-    profile: SampleProfile, release: Release, thresholds: SummaryThresholds
+    profile: SampleProfile,
+    release: Release,
+    thresholds: SummaryThresholds,
+    contextless: bool | None = None,
 ) -> int | None:
     """``getColdCountThreshold`` of ``release``'s summary of ``profile`` (None where LLVM
-    aborts: the cutoff is past the last entry)."""
+    aborts: the cutoff is past the last entry); ``contextless``: the option."""
     from profdata.model.sample_summary import release_summary
 
-    return thresholds.cold(release_summary(profile, release))
+    return thresholds.cold(release_summary(profile, release, contextless))

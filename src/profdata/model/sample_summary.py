@@ -80,26 +80,35 @@ def summarize_profile(
     skip_duplicated: bool = True,
     md5_frames: bool = True,
     string_map: bool = False,
+    contextless: bool | None = None,
 ) -> ProfileSummary:
     """``computeSummaryForProfiles``: CS profiles are summarised context-less, flattened in
     the profile map's iteration order (of two contexts of one function with different
     checksums, the one met first is kept); ``md5_frames`` as in
     :func:`~profdata.model.sample_map_order.profile_map_order`.  LLVM 13 flattens in
-    its ``StringMap``'s order (``string_map``)."""
+    its ``StringMap``'s order (``string_map``).
+
+    ``contextless`` is ``--profile-summary-contextless``: False summarises each
+    context as a function of its own; True flattens any profile, which changes
+    nothing unless it is CS (merging top-level profiles by name)."""
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
-    if profile.is_cs:
+    if profile.is_cs and contextless is not False:
         ordered = profile_map_order(profile, md5_frames, string_map=string_map)
         profiles = flatten_contexts(ordered, string_map).values()
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)
 
 
-def release_summary(profile: SampleProfile, release: Release) -> ProfileSummary:
+def release_summary(
+    profile: SampleProfile, release: Release, contextless: bool | None = None
+) -> ProfileSummary:
     """The summary ``release`` computes for ``profile``: which inlinees it skips, and the
     map order its CS flattening meets contexts in (a context whose checksum differs
-    from the one met first is left out, so that order decides the counts)."""
+    from the one met first is left out, so that order decides the counts);
+    ``contextless`` as in :func:`summarize_profile`."""
     return summarize_profile(
         profile,
         skip_duplicated=release.sample_summary_skips_duplicated_into_base,
         md5_frames=release.sample_cs_hash_md5_frames,
         string_map=release.sample_string_map_profiles,
+        contextless=contextless,
     )

@@ -279,7 +279,9 @@ def convert_layout(profile: SampleProfile, options: SampleMergeOptions) -> Sampl
     md5 = release.sample_cs_hash_md5_frames
     if options.merge_cold_context or options.trim_cold_context:
         string_map = release.sample_string_map_profiles
-        threshold = cold_count_threshold(profile, release, options.thresholds)
+        threshold = cold_count_threshold(
+            profile, release, options.thresholds, options.reading.contextless
+        )
         if threshold is None:
             raise UsageError(
                 f"the merged summary has no cutoff at or above {options.thresholds.cutoff_cold} "
@@ -351,6 +353,8 @@ class SampleOutputOptions:
     gen_partial_profile: bool = False
     split_layout: bool = False  # LLVM 22; with --text it marks flat profiles " !Flat"
     size_limit: int = 0  # --output-size-limit: drop the coldest profiles until it fits
+    #: --profile-summary-contextless, which the writers' summary follows (None: not given)
+    contextless: bool | None = None
 
 
 def writer_warnings(
@@ -436,6 +440,7 @@ def extbinary_options(
         md5_frames=rel.sample_cs_hash_md5_frames,
         md5_function_ids=rel.sample_md5_function_ids,
         string_map_profiles=rel.sample_string_map_profiles,
+        contextless=options.contextless,
     )
 
 
@@ -459,11 +464,12 @@ def _encode_once(
             skip_duplicated_into_base=skip,
             md5_names=profile.is_md5,
             by_string_map_key=rel.sample_string_map_profiles,
+            contextless=options.contextless,
         )
     if output_format == "extbinary":
         return sample_extbinary_write.write(profile, extbinary_options(options, rel), map_order)
     if output_format == "compbinary":
-        return sample_compact.write(profile, rel)
+        return sample_compact.write(profile, rel, options.contextless)
     raise UsageError(f"writing --{output_format} sample profiles is not supported by profdata yet")
 
 
@@ -493,6 +499,7 @@ def encode_merged_columns(
         or options.trim_cold_context
         or options.profile_layout
         or out.size_limit
+        or out.contextless is False
         or release.sample_string_map_profiles
         or not options.reading.changes_nothing
     ):
