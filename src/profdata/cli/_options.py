@@ -176,6 +176,11 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 default=None,
                 help=f"the {which} count threshold itself, whatever the summary says",
             )  # fmt: skip
+        self.add_flag(
+            "--extbinary-write-vtable-type-prof",
+            available=self.knows(lambda r: r.sample_text_vtables),
+            help="the ext-binary sample writer writes vtable type samples (LLVM 22)",
+        )
         # cl::ZeroOrMore in 14 (before 15 let every option repeat), unlike the FS ones
         self.allow_repeats(
             "--generate-merged-base-profiles", "--profile-symbol-list-cutoff",

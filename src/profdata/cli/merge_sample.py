@@ -109,6 +109,7 @@ def output_options(args: argparse.Namespace) -> SampleOutputOptions:
         split_layout=args.split_layout,
         size_limit=args.output_size_limit or 0,
         contextless=args.profile_summary_contextless,
+        vtable_types=args.extbinary_write_vtable_type_prof,
     )
 
 

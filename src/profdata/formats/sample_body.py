@@ -318,16 +318,23 @@ class BodyEncoder:
     ext-binary its context index) at every nesting level.
     """
 
-    __slots__ = ("head", "index", "md5", "ranks", "values")
+    __slots__ = ("head", "index", "md5", "ranks", "values", "vtables")
 
     def __init__(
-        self, index: dict[str, int], md5: bool, head: Callable[[FunctionSamples], int]
+        self,
+        index: dict[str, int],
+        md5: bool,
+        head: Callable[[FunctionSamples], int],
+        vtables: bool = False,
     ) -> None:
         self.index = index
         self.md5 = md5
         self.ranks = name_ranks(index, md5)
         self.head = head
         self.values: list[int] = []
+        #: ``WriteVTableProf`` (LLVM 22's ext-binary writer with
+        #: ``--extbinary-write-vtable-type-prof``): each level ends in its type samples
+        self.vtables = vtables
 
     def profiles(self, profiles: Sequence[FunctionSamples]) -> tuple[bytes, list[int]]:
         """``writeFuncProfiles``'s loop: head samples and body of each profile in turn;
@@ -367,9 +374,6 @@ class BodyEncoder:
             for target, count in ordered:
                 extend((index[target], count))
         sites = fs.callsite_samples
-        if not sites:
-            append(0)
-            return
         append(sum(len(callees) for callees in sites.values()))
         for loc in sorted(sites):
             callees = sites[loc]
@@ -381,3 +385,18 @@ class BodyEncoder:
             for name in sorted(callees, key=lambda n: name_key(n, self.md5)):
                 extend(loc)
                 self.body(callees[name])
+        if self.vtables:
+            self.type_samples(fs)
+
+    def type_samples(self, fs: FunctionSamples) -> None:
+        """``writeCallsiteVTableProf``: the sites in location order, each site's types in
+        ``FunctionId`` order (both ``std::map``s in LLVM)."""
+        sites = fs.type_samples
+        values = self.values
+        values.append(len(sites))
+        for loc in sorted(sites):
+            types = sites[loc]
+            values.extend(loc)
+            values.append(len(types))
+            for name in sorted(types, key=lambda n: name_key(n, self.md5)):
+                values.extend((self.index[name], types[name]))

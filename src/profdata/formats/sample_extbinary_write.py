@@ -38,6 +38,7 @@ from profdata.formats.sample_extbinary import (
     FLAG_FS_DISCRIMINATOR,
     FLAG_FULL_CONTEXT,
     FLAG_HAS_ATTRIBUTE,
+    FLAG_HAS_VTABLE_TYPE_PROF,
     FLAG_IS_PREINLINED,
     FLAG_MD5_NAME,
     FLAG_ORDERED,
@@ -113,6 +114,9 @@ class ExtBinaryWriteOptions:
     #: order (never Ordered), FuncMetadata of top-level profiles only
     string_map_profiles: bool = False
     contextless: bool | None = None  # --profile-summary-contextless (None: not given)
+    #: --extbinary-write-vtable-type-prof (LLVM 22): type samples after each level's
+    #: callees, their names in the name table, and the summary's HasVTableTypeProf flag
+    vtable_types: bool = False
 
 
 class SectionWriter:
@@ -161,6 +165,8 @@ class SectionWriter:
             else:
                 names.add(context.name)
             add_called_names(fs, names)
+            if self.options.vtable_types:
+                add_type_names(fs, names)
         md5 = self.md5
         ordered = sorted(names, key=lambda n: name_key(n, md5))
         self.name_index = {name: i for i, name in enumerate(ordered)}
@@ -218,7 +224,12 @@ class SectionWriter:
     def lbr_profiles(self, out: ByteWriter, profiles: Sequence[Any]) -> None:
         """``writeFuncProfiles``: ``sortFuncProfiles`` order, offsets noted per context."""
         ordered = sort_func_profiles(profiles, self.md5, self.options.string_map_profiles)
-        encoder = BodyEncoder(self.name_index, self.md5, lambda fs: self.context_number(fs.context))
+        encoder = BodyEncoder(
+            self.name_index,
+            self.md5,
+            lambda fs: self.context_number(fs.context),
+            self.options.vtable_types,
+        )
         data, offsets = encoder.profiles(ordered)
         base = len(out)
         pairs = zip(ordered, offsets, strict=True)
@@ -280,6 +291,8 @@ class SectionWriter:
                 self.add_flag(kind, FLAG_IS_PREINLINED)
             if profile.is_fs:
                 self.add_flag(kind, FLAG_FS_DISCRIMINATOR)
+            if self.options.vtable_types:
+                self.add_flag(kind, FLAG_HAS_VTABLE_TYPE_PROF)
         out = ByteWriter()
         if kind == SecType.PROFILE_SUMMARY:
             write_summary(out, self.summary())
@@ -310,6 +323,16 @@ class SectionWriter:
             head.uleb128(len(packed))
             data = head.getvalue() + packed
         return data
+
+
+def add_type_names(fs: FunctionSamples, names: set[str]) -> None:
+    """The vtable types of ``fs`` and of its inlined callees, at any depth, into ``names``
+    (``addNames`` when the writer writes type samples)."""
+    for types in fs.type_samples.values():
+        names.update(types)
+    for callees in fs.callsite_samples.values():
+        for callee in callees.values():
+            add_type_names(callee, names)
 
 
 def write(

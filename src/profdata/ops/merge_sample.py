@@ -355,6 +355,8 @@ class SampleOutputOptions:
     size_limit: int = 0  # --output-size-limit: drop the coldest profiles until it fits
     #: --profile-summary-contextless, which the writers' summary follows (None: not given)
     contextless: bool | None = None
+    #: --extbinary-write-vtable-type-prof (LLVM 22; the ext-binary writer only)
+    vtable_types: bool = False
 
 
 def writer_warnings(
@@ -441,6 +443,7 @@ def extbinary_options(
         md5_function_ids=rel.sample_md5_function_ids,
         string_map_profiles=rel.sample_string_map_profiles,
         contextless=options.contextless,
+        vtable_types=options.vtable_types,
     )
 
 
@@ -500,6 +503,7 @@ def encode_merged_columns(
         or options.profile_layout
         or out.size_limit
         or out.contextless is False
+        or out.vtable_types
         or release.sample_string_map_profiles
         or not options.reading.changes_nothing
     ):
