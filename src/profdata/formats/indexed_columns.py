@@ -163,7 +163,7 @@ def decode_bulk(
     ``item_names`` gives the items' names when the records' names are first used.
     """
     begin, size = items.data_offset, items.data_length
-    if bool(np.any(size % 8)):
+    if bool(np.any(size % 8)) or bool(np.any(size == 0)):
         return None
     end = begin + size
     steps: list[tuple[Ints, npt.NDArray[np.uint64], Ints, Ints, Ints, Ints, Ints]] = []

@@ -83,6 +83,11 @@ class RecordDecoder:
                 name, "the data length is not a multiple of 8", item.key_offset - 8,
                 "data_length", "a multiple of 8", str(length),
             )  # fmt: skip
+        if not length:  # ``ReadData`` gives no records, which ``getRecords`` refuses
+            self._fail(
+                name, "the item holds no record", item.key_offset - 8,
+                "data_length", "at least 16", "0",
+            )  # fmt: skip
         records: list[InstrRecord] = []
         while pos < end:
             if end - pos <= 8:
