@@ -148,7 +148,9 @@ class Release(NamedTuple):
     #: contexts as ``[...]`` strings in the name table, six ext-binary sections (no CS name
     #: table), FuncMetadata of top-level profiles only, text metadata at the top level only
     sample_string_map_profiles: bool
-    sample_text_vtables: bool  # "N: vtables T:C ..." type profile lines
+    #: vtable type samples: text "N: vtables T:C ..." lines, the ext-binary summary flag
+    #: HasVTableTypeProf (older releases ignore the bit) and the writer option
+    sample_vtable_types: bool
     sample_text_metadata_error: bool  # "Cannot parse metadata: " (before: the body-line message)
     #: a body line offset >= 2**16 is an error (before: the function silently ends mid-record)
     sample_binary_illegal_offset_error: bool
@@ -303,7 +305,7 @@ def _row(n: int) -> Release:
         sample_text_flat_marker=n >= 22,
         sample_text_nested_metadata=n >= 14,
         sample_string_map_profiles=n <= 13,
-        sample_text_vtables=n >= 22,
+        sample_vtable_types=n >= 22,
         sample_text_metadata_error=n >= 22,
         sample_binary_illegal_offset_error=n >= 22,
         sample_summary_skips_duplicated_into_base=n >= 15,

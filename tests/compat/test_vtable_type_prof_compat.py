@@ -165,3 +165,35 @@ def test_older_releases_lack_the_option(
         llvm_profdata(release), release, args, run_profdata, tmp_path, first_error_line=True
     )
     assert real.returncode == 1 and same
+
+
+@pytest.mark.parametrize("release", [14, 16, 19])
+def test_older_releases_ignore_the_flag(
+    release: int,
+    profiles: dict[str, str],
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+    tmp_path: Path,
+) -> None:
+    """A file written with type samples, read by a release that knows no such flag: the
+    samples are taken for the next numbers of the body, as that release takes them
+    (found by ``tools/fuzz_llvm.py`` on a summary whose flags were all set)."""
+    made = []
+    for name in ("nested", "cs", "random0"):
+        path = tmp_path / f"{name}.vt.afdo"
+        args = ["merge", "--sample", "--extbinary", OPTION, profiles[name], "-o", str(path)]
+        tools.run_tool_ok(llvm_profdata(22), args)
+        made.append(str(path))
+    commands = []
+    for path in made:
+        commands += [
+            ["show", "--sample", path],
+            ["merge", "--sample", "--text", path, "-o", "@OUT"],
+            ["show", "--sample", "--show-sec-info-only", path],
+        ]
+    tool = llvm_profdata(release)
+    for args in commands:
+        same, _ = tools.compare_with_tool(
+            tool, release, args, run_profdata, tmp_path, first_error_line=True
+        )
+        assert same, args

@@ -178,7 +178,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             )  # fmt: skip
         self.add_flag(
             "--extbinary-write-vtable-type-prof",
-            available=self.knows(lambda r: r.sample_text_vtables),
+            available=self.knows(lambda r: r.sample_vtable_types),
             help="the ext-binary sample writer writes vtable type samples (LLVM 22)",
         )
         # cl::ZeroOrMore in 14 (before 15 let every option repeat), unlike the FS ones

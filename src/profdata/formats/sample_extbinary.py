@@ -352,7 +352,8 @@ class _Reader:
             nested = entry.has(FLAG_IS_PREINLINED) and self.release.sample_preinlined_flag
             profile.is_preinlined = profile.is_preinlined or nested
             profile.is_fs = profile.is_fs or entry.has(FLAG_FS_DISCRIMINATOR)
-            self.has_vtables = entry.has(FLAG_HAS_VTABLE_TYPE_PROF)
+            vtables = entry.has(FLAG_HAS_VTABLE_TYPE_PROF)
+            self.has_vtables = vtables and self.release.sample_vtable_types
         elif kind == SecType.NAME_TABLE:
             md5 = entry.has(FLAG_MD5_NAME)
             fixed = entry.has(FLAG_FIXED_LENGTH_MD5)

@@ -295,7 +295,7 @@ def parse_line(line: bytes, release: Release) -> tuple[_Line, bool]:
         out.num = num
         out.failed = "call_targets"
         return out, _parse_targets(rest, n3, out)
-    if release.sample_text_vtables and rest.startswith(VTABLE_PREFIX):
+    if release.sample_vtable_types and rest.startswith(VTABLE_PREFIX):
         out.kind = "vtables"
         out.failed = "vtable_types"
         return out, _parse_type_counts(rest[len(VTABLE_PREFIX) :], out)
