@@ -754,7 +754,10 @@ def section_info(data: memoryview, path: str | None, release: Release) -> str:
     total = sum(e.size for e in table)
     lines.append(f"Header Size: {header}\n")
     lines.append(f"Total Sections Size: {total}\n")
-    lines.append(f"File Size: {len(data)}\n")
+    # ``getFileSize``: where the last section ends by the table, not the file's length
+    # (the offset table is written after the profiles it indexes, so the largest end)
+    end = max(((e.offset + e.size) & 0xFFFFFFFFFFFFFFFF for e in table), default=0)
+    lines.append(f"File Size: {end}\n")
     return "".join(lines)
 
 
