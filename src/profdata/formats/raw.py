@@ -479,7 +479,12 @@ class ProfileReader:
                 self.cur, self.start, self.layout, self.header, self.correlation
             )
             vtables, vtable_names = vtables[:0], NameTable([])
-        reader = RecordReader(self, data, vtables, names)
+        # one symbol table holds both sections (``addVTableName`` is ``addSymbolName``), so
+        # a NameRef may name a function by the vtable section's names too
+        symbols = names
+        if vtable_names.payloads():
+            symbols = NameTable(names.payloads() + vtable_names.payloads())
+        reader = RecordReader(self, data, vtables, symbols)
         try:
             columns, end = reader.read()
         except ProfdataError:
