@@ -175,6 +175,9 @@ class Release(NamedTuple):
     sample_merge_split_layout_option: bool  # --split-layout exists (ext-binary, text " !Flat")
     #: summary flag 16 is IsPreInlined, shown "preInlined" (14: IsCSNested, "context-nested")
     sample_preinlined_flag: bool
+    #: 14's ext-binary reader answers flag 16 with ``ProfileIsCSNested = ProfileIsCSNested``
+    #: (its own member, never set): the static flag an earlier text input set is cleared
+    sample_nested_flag_clears: bool
     #: ``--profile-summary-hot-count``/``-cold-count`` are ``cl::opt<int>`` (15: ``uint64_t``)
     summary_counts_are_int: bool
     #: MD5 names are hash values (``FunctionId``): sorted as numbers, hashed as themselves
@@ -321,6 +324,7 @@ def _row(n: int) -> Release:
         sample_merge_gen_cs_nested_option=14 <= n <= 16,
         sample_merge_split_layout_option=n >= 20,
         sample_preinlined_flag=n >= 15,
+        sample_nested_flag_clears=n == 14,
         summary_counts_are_int=n <= 14,
         sample_md5_function_ids=n >= 18,
         sample_binary_duplicates_merge=n >= 17,

@@ -349,7 +349,8 @@ class _Reader:
             profile.is_partial = entry.has(FLAG_PARTIAL)
             profile.is_cs = profile.is_cs or entry.has(FLAG_FULL_CONTEXT)
             # LLVM 14's flag 16 (IsCSNested) never reached the writer's global state.
-            nested = entry.has(FLAG_IS_PREINLINED) and self.release.sample_preinlined_flag
+            profile.nested_flag_read = entry.has(FLAG_IS_PREINLINED)
+            nested = profile.nested_flag_read and self.release.sample_preinlined_flag
             profile.is_preinlined = profile.is_preinlined or nested
             profile.is_fs = profile.is_fs or entry.has(FLAG_FS_DISCRIMINATOR)
             vtables = entry.has(FLAG_HAS_VTABLE_TYPE_PROF)

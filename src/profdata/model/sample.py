@@ -440,6 +440,9 @@ class SampleProfile:
     #: sets ``FunctionSamples::ProfileIsProbeBased`` to ``is_probe_based``, false included
     #: (without one the static flag keeps what an earlier input left)
     probe_flag_read: bool = field(default=False, compare=False)
+    #: an ext-binary summary section with flag 16 (PreInlined; 14: IsCSNested), which
+    #: LLVM 14's reader answers by clearing ``FunctionSamples::ProfileIsCSNested``
+    nested_flag_read: bool = field(default=False, compare=False)
     summary: ProfileSummary | None = None
     #: ``ProfileSymbolList`` names (ext-binary); None when the format has no list
     symbol_list: tuple[str, ...] | None = None

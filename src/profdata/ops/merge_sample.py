@@ -63,7 +63,12 @@ from profdata.ops.merge_inputs import (
     filter_regex,
 )
 from profdata.ops.merge_sample_columns import input_as_columns, merge_as_columns, merge_columns
-from profdata.ops.sample_static_flags import static_flag, static_fs_flag, static_probe_flag
+from profdata.ops.sample_static_flags import (
+    static_flag,
+    static_fs_flag,
+    static_preinlined_flag,
+    static_probe_flag,
+)
 from profdata.pieces import Stream
 from profdata.releases import Release
 from profdata.releases import release as default_release
@@ -229,7 +234,7 @@ def _merge_all(
         gcc_read = gcc_read or profile.format == "gcc"
         # ``FunctionSamples::ProfileIsPreInlined``, which the writer reads: a text input sets
         # it to its own value, an ext-binary one only sets it
-        merged.is_preinlined = static_flag(profile, merged.is_preinlined, profile.is_preinlined)
+        merged.is_preinlined = static_preinlined_flag(profile, merged.is_preinlined, release)
         merged.is_fs = static_fs_flag(profile, merged.is_fs)
         merged.is_md5 = merged.is_md5 or profile.is_md5
         md5_ids = md5_function_ids(profile, release)

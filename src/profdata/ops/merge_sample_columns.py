@@ -66,7 +66,7 @@ from profdata.model.sample_map_order import (
 )
 from profdata.ops.merge_inputs import WeightedFile
 from profdata.ops.merge_sample_readers import read_in_order
-from profdata.ops.sample_static_flags import static_flag, static_fs_flag
+from profdata.ops.sample_static_flags import static_fs_flag, static_preinlined_flag
 from profdata.releases import Release
 
 #: the weighted sum of all counts stays below this, so no merged counter saturates
@@ -542,7 +542,7 @@ def _add_all(
         if kinds and kind not in kinds:
             return False  # a mix: the readers' static flags decide (see merge_sample)
         kinds.add(kind)
-        merged.is_preinlined = static_flag(profile, merged.is_preinlined, profile.is_preinlined)
+        merged.is_preinlined = static_preinlined_flag(profile, merged.is_preinlined, merge.release)
         merged.is_fs = static_fs_flag(profile, merged.is_fs)
         merged.is_md5 = merged.is_md5 or profile.is_md5
         if cols is not None and not merge.add(profile, cols, entry.weight):

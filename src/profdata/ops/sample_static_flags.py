@@ -14,8 +14,9 @@ from collections.abc import Collection
 
 from profdata.formats.sample_fs import ASSUMING_FORMATS
 from profdata.model.sample import SampleProfile
+from profdata.releases import Release
 
-__all__ = ["static_flag", "static_fs_flag", "static_probe_flag"]
+__all__ = ["static_flag", "static_fs_flag", "static_preinlined_flag", "static_probe_flag"]
 
 
 def static_probe_flag(profile: SampleProfile, current: bool) -> bool:
@@ -42,6 +43,17 @@ def static_flag(
     if profile.format == "extbinary":
         return current or own
     return current
+
+
+def static_preinlined_flag(profile: SampleProfile, current: bool, release: Release) -> bool:
+    """``FunctionSamples::ProfileIsPreInlined`` (14: ``ProfileIsCSNested``), which the
+    writer reads, once ``profile`` was read: :func:`static_flag`, except that 14's
+    ext-binary reader clears it when the file's summary has flag 16 (it assigns its own
+    member, which nothing set)."""
+    clears = release.sample_nested_flag_clears and profile.format == "extbinary"
+    if clears and profile.nested_flag_read:
+        return False
+    return static_flag(profile, current, profile.is_preinlined)
 
 
 def static_fs_flag(profile: SampleProfile, current: bool) -> bool:
