@@ -165,7 +165,9 @@ class RecordDecoder:
                 if end - pos < 8:
                     return len(self.decode(name, item))
                 (total_size, _) = _U32X2.unpack_from(data, pos)
-                pos += max(total_size, 8)
+                if total_size < 8:  # 0 does not move on: left to decode, as odd sizes
+                    return len(self.decode(name, item))
+                pos += total_size
             if pos > end:
                 return len(self.decode(name, item))
             n += 1
@@ -187,6 +189,10 @@ class RecordDecoder:
         total_size, num_kinds = _U32X2.unpack_from(data, pos)
         if total_size == 8 and num_kinds == 0:
             return pos + 8
+        if not total_size:
+            # ``allocValueProfData(0)`` makes a zeroed header that the copy of no bytes
+            # leaves as it is: no kinds, and the next record starts here, not 8 bytes on
+            return pos
         if total_size > end - pos:
             self._fail(
                 name, "the value profile data runs past the record data", pos,
@@ -197,10 +203,10 @@ class RecordDecoder:
                 name, "number of value profile kinds is invalid", pos + 4,
                 "value_prof_data.num_value_kinds", f"<= {VALUE_KIND_LAST + 1}", str(num_kinds),
             )  # fmt: skip
-        if total_size % 8 or total_size < 8:
+        if total_size % 8:
             self._fail(
-                name, "the value profile size is not a positive multiple of 8", pos,
-                "value_prof_data.total_size", "a multiple of 8, >= 8", str(total_size),
+                name, "the value profile size is not a multiple of 8", pos,
+                "value_prof_data.total_size", "a multiple of 8", str(total_size),
             )  # fmt: skip
         vend: int = pos + total_size
         p = pos + 8
