@@ -55,7 +55,7 @@ from profdata.formats.indexed_layout import (
     layout,
 )
 from profdata.formats.indexed_layout import sniff as sniff  # ``IndexedInstrProfReader::hasFormat``
-from profdata.formats.indexed_records import RecordDecoder
+from profdata.formats.indexed_records import VALUE_KIND_LAST, RecordDecoder
 from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.formats.version_word import stray_version_bits, version_mask
 from profdata.model import names as model_names
@@ -157,7 +157,7 @@ class IndexedRecords(Sequence[InstrRecord]):
             if listing is not None:
                 self._bulk = decode_bulk(
                     self._table.data, listing.words, listing.items, lambda: listing.names,
-                    self._decoder.layout,
+                    self._decoder.layout, self._decoder.last_kind + 1,
                 )  # fmt: skip
         return self._bulk
 
@@ -558,7 +558,9 @@ def read(
         header=header,
         layout=fmt,
         table=table,
-        decoder=RecordDecoder(data, fmt, path),
+        decoder=RecordDecoder(
+            data, fmt, path, VALUE_KIND_LAST if release is None else release.max_value_kind
+        ),
         summary=summary,
         cs_summary=cs_summary,
         binary_ids=binary_ids,

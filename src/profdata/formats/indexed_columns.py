@@ -157,10 +157,12 @@ def decode_bulk(
     items: ItemArrays,
     item_names: Callable[[], list[str]],
     layout: IndexedLayout,
+    num_kinds: int = _VALUE_KINDS,
 ) -> BulkRecords | None:
     """All records of ``items``, or None where ``RecordDecoder`` would fail.
 
-    ``item_names`` gives the items' names when the records' names are first used.
+    ``item_names`` gives the items' names when the records' names are first used;
+    ``num_kinds`` is the reading release's ``IPVK_Last + 1``.
     """
     begin, size = items.data_offset, items.data_length
     if bool(np.any(size % 8)) or bool(np.any(size == 0)):
@@ -202,7 +204,7 @@ def decode_bulk(
             pos = pos + 8 * num_bitmap
         value_at = np.full(len(live), -1, dtype=np.int64)
         if layout.has_value_data:
-            found = _value_data(words, pos, stop)
+            found = _value_data(words, pos, stop, num_kinds)
             if found is None:
                 return None
             value_at = np.where(found[0] - pos > 8, pos, -1)
@@ -239,17 +241,21 @@ def decode_bulk(
     )
 
 
-def value_records(words: FileWords, pos: Ints, stop: Ints) -> ValueRecords | None:
+def value_records(
+    words: FileWords, pos: Ints, stop: Ints, num_kinds: int = _VALUE_KINDS
+) -> ValueRecords | None:
     """The kind records of the ``ValueProfData`` blobs at ``pos`` (``blob`` indexes ``pos``)."""
-    found = _value_data(words, pos, stop)
+    found = _value_data(words, pos, stop, num_kinds)
     return None if found is None else found[1]
 
 
-def _value_data(words: FileWords, pos: Ints, stop: Ints) -> tuple[Ints, ValueRecords] | None:
+def _value_data(
+    words: FileWords, pos: Ints, stop: Ints, num_kinds: int = _VALUE_KINDS
+) -> tuple[Ints, ValueRecords] | None:
     """Where each record's ``ValueProfData`` ends, and the kind records inside them.
 
-    None where ``RecordDecoder.value_sites`` would fail; the kind records'
-    ``blob`` is the index into ``pos``.
+    None where ``RecordDecoder.value_sites`` would fail (``num_kinds``: the reading
+    release's ``IPVK_Last + 1``); the kind records' ``blob`` is the index into ``pos``.
     """
     if bool(np.any(stop - pos < 8)):
         return None
@@ -260,7 +266,7 @@ def _value_data(words: FileWords, pos: Ints, stop: Ints) -> tuple[Ints, ValueRec
     at, head, left = pos[full], head[full], (stop - pos)[full]
     total = (head & _LOW32).astype(np.int64)
     kinds = (head >> np.uint64(32)).astype(np.int64)
-    if bool(np.any((total > left) | (kinds > _VALUE_KINDS) | (total % 8 != 0) | (total < 8))):
+    if bool(np.any((total > left) | (kinds > num_kinds) | (total % 8 != 0) | (total < 8))):
         return None
     value_end = at + total
     cursor = at + 8
@@ -273,7 +279,7 @@ def _value_data(words: FileWords, pos: Ints, stop: Ints) -> tuple[Ints, ValueRec
         record = words.u64(p)[:, 0]
         kind = (record & _LOW32).astype(np.int64)
         num_sites = (record >> np.uint64(32)).astype(np.int64)
-        if bool(np.any(kind >= _VALUE_KINDS)):
+        if bool(np.any(kind >= num_kinds)):
             return None
         header = (8 + num_sites + 7) & ~7
         if bool(np.any(header > vend - p)):

@@ -46,9 +46,19 @@ class RecordDecoder:
     every failure here carries llvm-profdata's ``profile data is empty`` line.
     """
 
-    __slots__ = ("_bitmap", "_cur", "_data", "_implied", "_u8", "_value_prof_data", "layout")
+    __slots__ = (
+        "_bitmap", "_cur", "_data", "_implied", "_u8", "_value_prof_data", "last_kind", "layout",
+    )  # fmt: skip
 
-    def __init__(self, data: memoryview, layout: IndexedLayout, path: str | None) -> None:
+    def __init__(
+        self,
+        data: memoryview,
+        layout: IndexedLayout,
+        path: str | None,
+        last_kind: int = VALUE_KIND_LAST,
+    ) -> None:
+        #: ``IPVK_Last`` of the reading release (1 before LLVM 18): later kinds are invalid
+        self.last_kind = last_kind
         self._data = data
         self._u8 = np.frombuffer(data, dtype=np.uint8)
         self._cur = ByteReader(data, path=path)
@@ -198,10 +208,10 @@ class RecordDecoder:
                 name, "the value profile data runs past the record data", pos,
                 "value_prof_data.total_size", f"<= {end - pos}", str(total_size),
             )  # fmt: skip
-        if num_kinds > VALUE_KIND_LAST + 1:
+        if num_kinds > self.last_kind + 1:
             self._fail(
                 name, "number of value profile kinds is invalid", pos + 4,
-                "value_prof_data.num_value_kinds", f"<= {VALUE_KIND_LAST + 1}", str(num_kinds),
+                "value_prof_data.num_value_kinds", f"<= {self.last_kind + 1}", str(num_kinds),
             )  # fmt: skip
         if total_size % 8:
             self._fail(
@@ -217,10 +227,10 @@ class RecordDecoder:
                     "value_prof_record", "8 bytes", f"{vend - p} bytes left",
                 )  # fmt: skip
             kind, num_sites = _U32X2.unpack_from(data, p)
-            if kind > VALUE_KIND_LAST:
+            if kind > self.last_kind:
                 self._fail(
                     name, "value kind is invalid", p,
-                    "value_prof_record.kind", f"<= {VALUE_KIND_LAST}", str(kind),
+                    "value_prof_record.kind", f"<= {self.last_kind}", str(kind),
                 )  # fmt: skip
             header = 8 + num_sites + pad8(8 + num_sites)
             if header > vend - p:

@@ -289,10 +289,13 @@ def _pairs(words: FileWords, rows: ValueRecords) -> tuple[U64s, U64s]:
     return words.at[at].astype(np.uint64), words.at[at + 8].astype(np.uint64)
 
 
-def indexed_shape(view: memoryview, path: str | None = None) -> tuple[IndexedShape, RawRun] | None:
+def indexed_shape(
+    view: memoryview, path: str | None = None, release: Release | None = None
+) -> tuple[IndexedShape, RawRun] | None:
     """The shape of an indexed profile and the profile read as a run of it (decoding it
-    once, not once for each); None if its runs cannot be merged as arrays."""
-    decoded = _decode(view, path)
+    once, not once for each), as ``release`` reads it; None if its runs cannot be merged
+    as arrays."""
+    decoded = _decode(view, path, release)
     if decoded is None:
         return None
     lay = decoded.layout

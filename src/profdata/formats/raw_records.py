@@ -134,6 +134,8 @@ class RecordReader:
         self.bitmap = profile.regions["bitmap"]
         self.value_start = profile.regions["vnames_padding"].end
         self.temporal = bool(profile.header.kind & ProfileKind.TEMPORAL)
+        #: ``IPVK_Last`` of the reading release: a later kind is invalid there
+        self.last_kind = _IPVK_LAST if profile.release is None else profile.release.max_value_kind
         self.width = profile.header.counter_width
         header = profile.header
         self.num_counters = data["num_counters"].astype(np.int64)
@@ -301,11 +303,11 @@ class RecordReader:
                 found=str(total),
                 at=pos,
             )
-        if num_kinds > _IPVK_LAST + 1:
+        if num_kinds > self.last_kind + 1:
             self._fail_malformed(
                 f"data record {index} claims {num_kinds} value kinds",
                 "number of value profile kinds is invalid",
-                f"{fld}.num_value_kinds", pos + 4, f"<= {_IPVK_LAST + 1}", str(num_kinds),
+                f"{fld}.num_value_kinds", pos + 4, f"<= {self.last_kind + 1}", str(num_kinds),
             )  # fmt: skip
         if total % 8:
             self._fail_malformed(
@@ -320,10 +322,11 @@ class RecordReader:
             if rec + 8 > end:
                 self._overrun(index, f"{kfld}.kind", rec, end)
             kind, num_sites = struct.unpack_from(f"{cur.order}II", cur.data, rec)
-            if kind > _IPVK_LAST:
+            if kind > self.last_kind:
                 self._fail_malformed(
                     f"the value data of data record {index} has an unknown value kind",
-                    "value kind is invalid", f"{kfld}.kind", rec, f"<= {_IPVK_LAST}", str(kind),
+                    "value kind is invalid", f"{kfld}.kind", rec, f"<= {self.last_kind}",
+                    str(kind),
                 )  # fmt: skip
             if rec + 8 + num_sites > end:
                 self._overrun(index, f"{kfld}.site_count_array", rec + 8, end)
@@ -356,7 +359,7 @@ class RecordReader:
         chain = chain_starts(cur, self.value_start, len(rows))
         if chain is not None:
             self.blob_rows = rows
-            self.blobs = scan_blobs(cur, chain)
+            self.blobs = scan_blobs(cur, chain, self.last_kind)
             for bad in self.blobs.bad.tolist():
                 self._check_value_blob(int(chain[bad]), rows[bad])
             last = int(chain[-1])
@@ -380,7 +383,7 @@ class RecordReader:
             kept.append(index)
             pos += total
         self.blob_rows = kept
-        self.blobs = scan_blobs(cur, np.array(starts, dtype=np.int64))
+        self.blobs = scan_blobs(cur, np.array(starts, dtype=np.int64), self.last_kind)
         for bad in self.blobs.bad.tolist():
             self._check_value_blob(starts[bad], self.blob_rows[bad])
         if broken is not None:

@@ -99,8 +99,9 @@ def chain_starts(cur: ByteReader, start: int, count: int) -> Ints | None:
     return result
 
 
-def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
-    """Read the kind records of the blobs at ``starts`` (their sizes already checked).
+def scan_blobs(cur: ByteReader, starts: Ints, last_kind: int = _IPVK_LAST) -> ValueRecords:
+    """Read the kind records of the blobs at ``starts`` (their sizes already checked);
+    ``last_kind`` is the reading release's ``IPVK_Last`` (1 before LLVM 18).
 
     Blobs and the records in them keep the 8-byte alignment of the first blob,
     so u32 fields come from one aligned view of the file in its byte order.
@@ -115,11 +116,11 @@ def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
     raw = np.frombuffer(cur.data, dtype=np.uint8)
     total = u32[(starts - base) // 4].astype(np.int64)
     num_kinds = u32[(starts - base) // 4 + 1].astype(np.int64)
-    bad = num_kinds > _IPVK_LAST + 1
+    bad = num_kinds > last_kind + 1
     blob_end = starts + total
     record = starts + 8
     found: list[tuple[Ints, Ints, Ints, Ints, Ints, Ints, Ints]] = []
-    for k in range(int(np.minimum(num_kinds, _IPVK_LAST + 1).max())):
+    for k in range(int(np.minimum(num_kinds, last_kind + 1).max())):
         live = np.flatnonzero(num_kinds > k)
         at, end = record[live], blob_end[live]
         short = at + 8 > end
@@ -134,7 +135,7 @@ def scan_blobs(cur: ByteReader, starts: Ints) -> ValueRecords:
         num_values = site_counts[ends] - site_counts[ends - num_sites]
         head = 8 + num_sites + (-(8 + num_sites) % 8)
         values_over = at + head + 16 * num_values > end
-        bad[live[short | (kind > _IPVK_LAST) | sites_over | values_over]] = True
+        bad[live[short | (kind > last_kind) | sites_over | values_over]] = True
         ordinal = np.full(len(live), k, dtype=np.int64)
         found.append((live, ordinal, kind, at + 8, num_sites, at + head, num_values))
         record[live] = at + head + 16 * num_values

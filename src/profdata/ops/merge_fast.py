@@ -445,7 +445,7 @@ class FastMerge:
             return table_run(profile, group.shape, group.record_index)
         if len(self.crossings) >= _CROSSINGS:
             return None
-        shaped = _shape_of(view, profile)
+        shaped = _shape_of(view, profile, self.options.release)
         if shaped is None:
             return None
         shape, run = shaped
@@ -457,7 +457,7 @@ class FastMerge:
 
     def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
         """The group of the first input, and that input read as its first run."""
-        shaped = _shape_of(view, profile)
+        shaped = _shape_of(view, profile, self.options.release)
         if shaped is None:
             return None
         shape, run = shaped
@@ -1098,17 +1098,19 @@ def _split_pays(remaining: int, count: int) -> bool:
     return count >= 2 and remaining >= _MIN_SPLIT
 
 
-def _shape_of(view: memoryview, profile: InstrProfile) -> tuple[Shape, RawRun] | None:
-    """A profile's shape (raw or indexed), and the profile read as its first run; None
-    also where a function hash is one of ``DenseMap``'s reserved keys (the long way
-    warns about those)."""
+def _shape_of(
+    view: memoryview, profile: InstrProfile, release: Release
+) -> tuple[Shape, RawRun] | None:
+    """A profile's shape (raw or indexed), and the profile read as its first run (as
+    ``release`` reads it); None also where a function hash is one of ``DenseMap``'s
+    reserved keys (the long way warns about those)."""
     shaped: tuple[Shape, RawRun] | None = None
     if profile.format == "raw":
         shaped = shape_of(view, profile)
     elif profile.format == "indexed":
         from profdata.formats.indexed_runs import indexed_shape
 
-        shaped = indexed_shape(view)
+        shaped = indexed_shape(view, release=release)
     elif profile.format == "text":
         from profdata.formats.table_shapes import table_shape
 
