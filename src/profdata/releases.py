@@ -178,6 +178,8 @@ class Release(NamedTuple):
     #: 14's ext-binary reader answers flag 16 with ``ProfileIsCSNested = ProfileIsCSNested``
     #: (its own member, never set): the static flag an earlier text input set is cleared
     sample_nested_flag_clears: bool
+    #: ``readStringIndex`` reads a ``uint32_t`` (17+: ``size_t``): a wider index is malformed
+    sample_name_index_bits: int
     #: ``--profile-summary-hot-count``/``-cold-count`` are ``cl::opt<int>`` (15: ``uint64_t``)
     summary_counts_are_int: bool
     #: MD5 names are hash values (``FunctionId``): sorted as numbers, hashed as themselves
@@ -325,6 +327,7 @@ def _row(n: int) -> Release:
         sample_merge_split_layout_option=n >= 20,
         sample_preinlined_flag=n >= 15,
         sample_nested_flag_clears=n == 14,
+        sample_name_index_bits=32 if n <= 16 else 64,
         summary_counts_are_int=n <= 14,
         sample_md5_function_ids=n >= 18,
         sample_binary_duplicates_merge=n >= 17,

@@ -92,7 +92,11 @@ def sniff(data: bytes | memoryview) -> bool:
 
 # -- reading -------------------------------------------------------------------
 def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
-    """``readNumber<T>``: a ULEB128 that must fit ``T`` and end inside the data."""
+    """``readNumber<T>``: a ULEB128 that must fit ``T`` and end inside the data.
+
+    ``decodeULEB128`` is called without an error pointer: a number that grows past
+    64 bits reads as 0, and only the bytes before the one that overflows are taken,
+    so the next number starts at that byte."""
     start = cur.pos
     data = cur.data
     end = cur.end
@@ -110,11 +114,12 @@ def read_number(cur: ByteReader, field: str, bits: int = 64) -> int:
                 field=field, at=start, llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
         byte = data[pos]
+        slice_ = byte & 0x7F
+        if shift >= 63 and (slice_ > 1 if shift == 63 else slice_):
+            cur.pos = pos  # too big for uint64: 0, and the offending byte is left unread
+            return 0
         pos += 1
-        if shift < 64:
-            value |= (byte & 0x7F) << shift
-        elif byte & 0x7F:
-            value = U64 + 1
+        value |= slice_ << shift
         shift += 7
         if byte < 0x80:
             break
@@ -265,10 +270,11 @@ def read_uleb_md5_name_table(
     return names
 
 
-def read_name_index(cur: ByteReader, names: list[str], field: str) -> str:
-    """``readStringFromTable``: an index that must be inside the table."""
+def read_name_index(cur: ByteReader, names: list[str], field: str, bits: int = 64) -> str:
+    """``readStringFromTable``: an index that must be inside the table, a ``uint32_t``
+    in 16 and older (``bits``; a wider one is malformed there)."""
     at = cur.pos
-    index = read_number(cur, field)
+    index = read_number(cur, field, bits)
     if index >= len(names):
         cur.fail(
             TruncatedError, f"{field} is past the end of the name table",
@@ -287,6 +293,7 @@ def read_body(
 ) -> None:
     """``readProfile``: samples, body records, then the inlined callees (recursively);
     ``trailer`` reads what follows each level (ext-binary vtable type profiles)."""
+    bits = release.sample_name_index_bits
     fs.add_total_samples(read_number(cur, "total_samples"))
     num_records = read_number(cur, "num_records", 32)
     body = fs.body_samples
@@ -307,7 +314,7 @@ def read_body(
         if loc not in body:
             targets: dict[str, int] = {}
             for _ in range(num_calls):
-                target = read_name_index(cur, names, "call_target_name_index")
+                target = read_name_index(cur, names, "call_target_name_index", bits)
                 count = read_number(cur, "call_target_samples")
                 if target in targets:
                     count = min(U64, targets[target] + count)
@@ -315,14 +322,14 @@ def read_body(
             body[loc] = SampleRecord(samples, targets)
             continue
         for _ in range(num_calls):
-            target = read_name_index(cur, names, "call_target_name_index")
+            target = read_name_index(cur, names, "call_target_name_index", bits)
             fs.add_called_target_samples(loc, target, read_number(cur, "call_target_samples"))
         fs.add_body_samples(loc, samples)
     num_callsites = read_number(cur, "num_callsites", 32)
     for _ in range(num_callsites):
         offset = read_number(cur, "callsite_line_offset") & U32
         disc = read_number(cur, "callsite_discriminator") & U32
-        callee_name = read_name_index(cur, names, "callee_name_index")
+        callee_name = read_name_index(cur, names, "callee_name_index", bits)
         callee = fs.callee_at(LineLocation(offset, disc), callee_name)
         read_body(cur, callee, names, release, trailer)
     if trailer is not None:
@@ -356,7 +363,9 @@ def read(
         profiles = profile.profiles
         while cur.remaining > 0:
             head = read_number(cur, "head_samples")
-            context = SampleContext(read_name_index(cur, names, "function_name_index"))
+            context = SampleContext(
+                read_name_index(cur, names, "function_name_index", release.sample_name_index_bits)
+            )
             fs = profiles.get(context)
             if fs is None or not release.sample_binary_duplicates_merge:  # 16-: the last wins
                 fs = profiles[context] = FunctionSamples(context)

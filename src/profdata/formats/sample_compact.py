@@ -91,7 +91,7 @@ def read_offset_table(cur: ByteReader, names: list[str]) -> tuple[int, list[tupl
         )  # fmt: skip
     rows: list[tuple[str, int]] = []
     for _ in range(size):
-        name = read_name_index(table, names, "func_offset_name_index")
+        name = read_name_index(table, names, "func_offset_name_index", 32)  # 14-16 only
         rows.append((name, read_number(table, "func_offset")))
     return table_offset, rows
 
@@ -158,7 +158,7 @@ def read(data: bytes | memoryview, path: str | None, release: Release) -> Sample
                 llvm_message=MSG_TRUNCATED,
             )  # fmt: skip
         head = read_number(body, "head_samples")
-        name = read_name_index(body, names, "function_name_index")
+        name = read_name_index(body, names, "function_name_index", 32)
         context = SampleContext(name)
         fs = profiles[context] = FunctionSamples(context)
         fs.add_head_samples(head)

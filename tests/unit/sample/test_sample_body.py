@@ -260,17 +260,23 @@ def test_uleb_md5_name_table() -> None:
 
 
 def checked_numbers(data: bytes) -> tuple[list[int], list[int], int]:
-    """Numbers, their starts and the end as ``read_number`` finds them, up to a fault."""
+    """Numbers, their starts and the end as ``read_number`` finds them, up to a fault or
+    a number past 64 bits (which it reads as 0, stopping before the byte that overflows:
+    a run ends there, and the checked reader takes over)."""
     cur = ByteReader(data)
     values: list[int] = []
     starts: list[int] = []
     while cur.pos < len(data):
         start = cur.pos
         try:
-            values.append(read_number(cur, "n"))
+            value = read_number(cur, "n")
         except FormatError:
             cur.pos = start
             break
+        if data[cur.pos - 1] & 0x80:  # no terminator taken: the number overflowed
+            cur.pos = start
+            break
+        values.append(value)
         starts.append(start)
     return values, starts, cur.pos
 
@@ -329,6 +335,23 @@ def test_decode_run_takes_long_numbers_as_read_number_does(zeros: list[int]) -> 
     run = decode_run(data, 0, len(data))
     assert run.values == [5] * len(zeros) == checked_numbers(data)[0]
     assert run.end == len(data) - 10
+
+
+@pytest.mark.parametrize(
+    ("data", "read"),
+    [
+        (b"\xff" * 9 + b"\x02\x05", [0, 2, 5]),  # bit 64 set at shift 63
+        (b"\xff" * 9 + b"\x81\x02\x05", [0, 2, 5]),  # 64 bits, then more at shift 70
+        (b"\xff" * 9 + b"\x81\x80\x00\x05", [2**64 - 1, 5]),  # zeros past 64 bits are fine
+        (b"\x80" * 10 + b"\x01\x05", [0, 1, 5]),
+    ],
+)
+def test_read_number_past_64_bits_is_zero_and_leaves_the_byte(data: bytes, read: list[int]) -> None:
+    cur = ByteReader(data)
+    got = []
+    while cur.pos < len(data):
+        got.append(read_number(cur, "n"))
+    assert got == read
 
 
 @pytest.mark.property

@@ -84,6 +84,7 @@ def _ext(data: bytes, base: int = 0) -> tuple[list[str], int]:
 
 
 PADDED_ZERO = b"\x80" * 11 + b"\x00"  # a valid ULEB128 longer than any 64-bit value needs
+WIDE = b"\xff" * 9 + b"\x02"  # 2**64 + 2**63 - 1: its last byte overflows
 
 
 @pytest.mark.parametrize("read", [_compact, _ext])
@@ -91,10 +92,12 @@ def test_uleb_md5_names(read: Callable[[bytes], tuple[list[str], int]]) -> None:
     assert read(_uleb(3, 1, 2**64 - 1, 3)) == (["1", str(2**64 - 1), "3"], 13)
     # the padded value is cut by the decoded window and read on field by field
     assert read(_uleb(2) + PADDED_ZERO + _uleb(7, 9)) == (["0", "7"], 14)
+    # a hash past 64 bits reads as 0 and leaves its last byte to the next number
+    # (``decodeULEB128`` without an error pointer, as ``readNumber`` calls it)
+    assert read(_uleb(3, 1) + WIDE + _uleb(4)) == (["1", "0", "2"], 12)
 
 
 TRUNC = "Truncated profile data: "
-WIDE = b"\xff" * 9 + b"\x02"
 
 
 @pytest.mark.parametrize(
@@ -113,10 +116,10 @@ WIDE = b"\xff" * 9 + b"\x02"
             (TRUNC + "md5_name (ULEB128) runs past the end of the data", 3, "md5_name"),
         ),
         (
-            _uleb(3, 1) + WIDE + _uleb(4),
+            _uleb(4, 1) + WIDE,  # the wide hash is 0, its last byte the third; no fourth
             0,
-            ("Malformed sample profile data: name_md5 does not fit in 64 bits", 2, "name_md5"),
-            ("Malformed sample profile data: md5_name does not fit in 64 bits", 2, "md5_name"),
+            (TRUNC + "name_md5 (ULEB128) runs past the end of the data", 12, "name_md5"),
+            (TRUNC + "md5_name (ULEB128) runs past the end of the data", 12, "md5_name"),
         ),
     ],
 )
