@@ -74,6 +74,15 @@ def signed_offsets(
     return diff.view(np.int64)
 
 
+def _llvm_offset(ptr: int | np.unsignedinteger, delta: int, stride: int, index: int) -> int:
+    """``ptrdiff_t Offset = swap(Data->CounterPtr) - CountersDelta`` of record ``index``:
+    the pointer (32 bits in a 32-bit profile) less the 64-bit delta, in 64 bits.  A record
+    that :func:`signed_offsets` (which wraps in 32 bits, reading 32-bit profiles whose
+    data precede their counters) finds out of bounds fails with these numbers."""
+    value = (int(ptr) - ((delta - index * stride) & _MAX_U64)) & _MAX_U64
+    return value - (1 << 64) if value >> 63 else value
+
+
 class AddressMap:
     """``InstrProfSymtab``'s address maps of one raw profile, as sorted numpy arrays.
 
@@ -137,12 +146,13 @@ class RecordReader:
         #: ``IPVK_Last`` of the reading release: a later kind is invalid there
         self.last_kind = _IPVK_LAST if profile.release is None else profile.release.max_value_kind
         self.width = profile.header.counter_width
-        header = profile.header
+        self.header = header = profile.header
         self.num_counters = data["num_counters"].astype(np.int64)
         stride = 0 if profile.correlated else layout.counter_stride
         self.offsets = signed_offsets(
             data["counter_ptr"], header.counters_delta, stride, layout.width
         )
+        self.counter_stride = stride  # which ``advanceData`` step made :attr:`offsets`
         if layout.has_bitmap:
             self.num_bitmap = data["num_bitmap_bytes"].astype(np.int64)
             self.boffsets = signed_offsets(
@@ -155,8 +165,9 @@ class RecordReader:
             self.offsets = signed_offsets(
                 data["counter_ptr"], header.counters_delta, layout.data_size, layout.width
             )
+            self.counter_stride = layout.data_size
             if self._first_bad_record() < len(data):
-                self.offsets = absolute
+                self.offsets, self.counter_stride = absolute, stride
         self.pair_dtype = np.dtype([("value", layout.word_dtype), ("count", layout.word_dtype)])
         #: the data record :meth:`read` failed at (LLVM reads them in order)
         self.failed: int | None = None
@@ -209,6 +220,11 @@ class RecordReader:
         """The error of ``readRawCounts`` / ``readRawBitmapBytes`` for a record that failed."""
         num, offset = int(self.num_counters[index]), int(self.offsets[index])
         size, width = self.counters.size, self.width
+        header = self.header
+        if self.layout.width == 4:  # LLVM's numbers: a u32 pointer less a u64 delta
+            offset = _llvm_offset(
+                self.data["counter_ptr"][index], header.counters_delta, self.counter_stride, index
+            )
         where = f"data record {index}"
         ptr_field, ptr_at = f"data[{index}].counter_ptr", self._field_at(index, "counter_ptr")
         num_field, num_at = f"data[{index}].num_counters", self._field_at(index, "num_counters")
@@ -239,6 +255,10 @@ class RecordReader:
         nbytes, boffset, bsize = (
             int(self.num_bitmap[index]), int(self.boffsets[index]), self.bitmap.size,
         )  # fmt: skip
+        if self.layout.width == 4 and self.layout.has_bitmap:
+            boffset = _llvm_offset(
+                self.data["bitmap_ptr"][index], header.bitmap_delta, self.layout.data_size, index
+            )
         if self.temporal and offset + 8 > size:
             self.cur.fail(
                 MalformedError,
