@@ -27,6 +27,7 @@ from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_section_table
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.releases import release
+from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
 from tests.malformed import extbinary_goldens
 from tests.malformed.extbinary_goldens import GOLDENS, TABLE_AT, patch_entry
@@ -253,11 +254,11 @@ def _uleb(value: int) -> bytes:
     return bytes(out.buf)
 
 
-def stated_size(data: bytes, size: int) -> bytes:
-    """The compressed name table stating another uncompressed size (the sections after
-    it moved to fit the longer ULEB)."""
+def stated_size(data: bytes, size: int, kind: SecType = SecType.NAME_TABLE) -> bytes:
+    """The compressed section ``kind`` (the name table) stating another uncompressed size
+    (the sections after it moved to fit the longer ULEB)."""
     table = read_section_table(ByteReader(data))
-    index = entry_index(data, SecType.NAME_TABLE)
+    index = entry_index(data, kind)
     entry = table[index]
     cur = ByteReader(data)
     cur.seek(entry.offset)
@@ -283,6 +284,46 @@ def test_a_stated_size_no_stream_reaches_is_an_uncompress_failure(size: int) -> 
     assert caught.value.headline() == "bad.extbin: Uncompress failure"
     assert caught.value.location.field == "uncompressed_size"
     assert caught.value.location.expected == str(size)
+
+
+def _true_size(data: bytes, kind: SecType) -> int:
+    entry = read_section_table(ByteReader(data))[entry_index(data, kind)]
+    cur = ByteReader(data)
+    cur.seek(entry.offset)
+    return cur.uleb128("uncompressed_size")
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [SecType.NAME_TABLE, SecType.LBR_PROFILE, SecType.FUNC_OFFSET_TABLE, SecType.PROFILE_SUMMARY],
+    ids=lambda k: k.name,
+)
+@pytest.mark.parametrize("rel", [14, 16, 19, 22])
+def test_a_stream_shorter_than_stated_leaves_zeros(
+    rel: int,
+    kind: SecType,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    """``decompressSection`` inflates into a buffer of the stated size and keeps that size:
+    a stream that ends sooner leaves the rest of the section as fresh (zeroed) memory,
+    which the section's reader then reads -- a clean end for some sections, "Malformed"
+    for those that must end where their data does (found by ``tools/fuzz_llvm.py``: a
+    profile both tools read failed in profdata with "Uncompress failure")."""
+    data = golden("corpus-inline", "compress")
+    true = _true_size(data, kind)
+    bad = tmp_path / "bad.extbin"
+    for extra in (1, 8, 64, 1000):
+        bad.write_bytes(stated_size(data, true + extra, kind))
+        for args in (
+            ["show", "--sample", str(bad)],
+            ["show", "--sample", "--detailed-summary", str(bad)],
+        ):
+            same, real = compare_with_tool(
+                llvm_profdata(rel), rel, args, run_profdata, tmp_path, first_error_line=True
+            )
+            assert real.returncode >= 0 and same, (extra, args)
 
 
 def test_the_stated_size_helper_keeps_a_good_file_good() -> None:

@@ -78,6 +78,8 @@ SEC_ENTRY_SIZE = 32  # 4 x u64: Type, Flags, Offset, Size
 
 
 _MAX_INFLATE = 1032  # deflate's largest expansion of one input byte
+#: how much of a compressed section's stated size a shorter stream may leave as zeros
+_MAX_TAIL = 1 << 24
 
 
 class SecType(IntEnum):
@@ -311,7 +313,7 @@ class _Reader:
         )  # fmt: skip
 
     def decompress(self, cur: ByteReader) -> ByteReader:
-        """``decompressSection``: ULEB sizes, then a zlib stream inflated to that size."""
+        """``decompressSection``: ULEB sizes, then a zlib stream inflated into that size."""
         section_start = cur.pos
         size = read_number(cur, "uncompressed_size")
         at = cur.pos
@@ -332,6 +334,13 @@ class _Reader:
                 DecompressionError, f"zlib: {exc}", field="compressed_data",
                 at=at, llvm_message=MSG_UNCOMPRESS,
             )  # fmt: skip
+        # ``uncompress`` into a buffer of the stated size: a stream that ends with fewer
+        # bytes is fine, but the section stays as long as stated, its tail the fresh
+        # allocator memory (zeros) the stream did not fill; one that needs more fails.
+        # (LLVM runs out of memory on stated sizes near 2**40; a tail over _MAX_TAIL fails.)
+        short = len(out) < size and inflater.eof and not inflater.unconsumed_tail
+        if short and size - len(out) <= _MAX_TAIL:
+            out += bytes(size - len(out))
         if len(out) != size or not inflater.eof or inflater.unconsumed_tail:
             cur.fail(
                 DecompressionError, "the zlib stream does not inflate to the stated size",
