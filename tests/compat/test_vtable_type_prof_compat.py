@@ -184,12 +184,12 @@ def test_older_releases_ignore_the_flag(
         args = ["merge", "--sample", "--extbinary", OPTION, profiles[name], "-o", str(path)]
         tools.run_tool_ok(llvm_profdata(22), args)
         made.append(str(path))
-    commands = []
-    for path in made:
+    commands: list[list[str]] = []
+    for file in made:
         commands += [
-            ["show", "--sample", path],
-            ["merge", "--sample", "--text", path, "-o", "@OUT"],
-            ["show", "--sample", "--show-sec-info-only", path],
+            ["show", "--sample", file],
+            ["merge", "--sample", "--text", file, "-o", "@OUT"],
+            ["show", "--sample", "--show-sec-info-only", file],
         ]
     tool = llvm_profdata(release)
     for args in commands:

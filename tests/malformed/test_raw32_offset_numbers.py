@@ -35,7 +35,9 @@ def _with_pointer(rel: int, field: str, record: int, value: int, into: Path) -> 
     (binary_ids,) = struct.unpack_from("<Q", data, 16)
     num_data = struct.unpack_from("<Q", data, 24)[0]
     record %= num_data
-    offset = layout.data_dtype.fields[field][1]
+    fields = layout.data_dtype.fields
+    assert fields is not None
+    offset = fields[field][1]
     at = layout.header_size + binary_ids + layout.data_dtype.itemsize * record + offset
     struct.pack_into("<I", data, at, value)
     into.write_bytes(bytes(data))
