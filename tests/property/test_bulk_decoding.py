@@ -97,9 +97,11 @@ def _raw_outcome(data: bytes) -> str | list[InstrRecord]:
     return records
 
 
-def _every_blob_checked(cur: object, starts: np.ndarray) -> raw_values.ValueRecords:
+def _every_blob_checked(
+    cur: object, starts: np.ndarray, last_kind: int = raw_values._IPVK_LAST
+) -> raw_values.ValueRecords:
     """``scan_blobs`` flagging every blob, so each one meets the one-at-a-time checker."""
-    found = raw_values.scan_blobs(cur, starts)  # type: ignore[arg-type]
+    found = raw_values.scan_blobs(cur, starts, last_kind)  # type: ignore[arg-type]
     found.bad = np.arange(len(starts))
     return found
 
