@@ -29,7 +29,7 @@ from profdata.cli._options import (
 from profdata.cli._output import Output, output_over_input
 from profdata.errors import CommandLineError, FileError, WriteError
 from profdata.ops.merge import load_path
-from profdata.ops.merge_memprof import memprof_input_error
+from profdata.ops.merge_memprof import check_memprof_input
 from profdata.ops.order import order_functions, render_order
 from profdata.releases import Release
 
@@ -75,10 +75,7 @@ def run(args: argparse.Namespace) -> int:
     if not args.inputs:
         raise FileError(os.strerror(errno.ENOENT))
     profile = load_path(args.inputs[0], release=release)
-    if profile.format == "indexed":  # the reader checks the MemProf header when it opens
-        memprof_error = memprof_input_error(profile, release)
-        if memprof_error is not None:
-            raise memprof_error.with_path(args.inputs[0])
+    check_memprof_input(profile, release, args.inputs[0])
     order = order_functions(profile.traces, args.num_test_traces, release)
     out = Output(args.output)
     out.write(render_order(order, profile.symbols))

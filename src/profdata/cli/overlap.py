@@ -48,7 +48,7 @@ from profdata.errors import (
 from profdata.model.counters import U64_MAX
 from profdata.model.instr import InstrProfile, read_streamed
 from profdata.ops.merge import load_path
-from profdata.ops.merge_memprof import memprof_input_error
+from profdata.ops.merge_memprof import check_memprof_input
 from profdata.ops.overlap import OverlapOptions, overlap_instr, render_text, zero_sum_line
 from profdata.ops.overlap_json import render_json
 from profdata.releases import Release
@@ -115,11 +115,11 @@ def _read(path: str, release: Release) -> InstrProfile:
         loaded = load_path(path, release=release)
     except ProfdataError as exc:
         loaded = exc
-    if isinstance(loaded, InstrProfile) and loaded.format == "indexed":
-        # the reader checks the MemProf header when it opens the file (as show does)
-        memprof_error = memprof_input_error(loaded, release)
-        if memprof_error is not None:
-            raise count_sums_error(memprof_error.with_path(path), release) from memprof_error
+    if isinstance(loaded, InstrProfile):
+        try:
+            check_memprof_input(loaded, release, path)
+        except ProfdataError as exc:
+            raise count_sums_error(exc, release) from exc
     read, failure = read_streamed(loaded, release)
     if read is None:
         assert failure is not None

@@ -276,11 +276,9 @@ def _run_instr(args: argparse.Namespace, release: Release, fmt: str) -> int:
     if options.text or options.temporal_traces or (shown and options.value_kinds()):
         profile.hash_names_meanwhile()  # the value targets' and traces' names (raw: all)
     if profile.format == "indexed":  # only these have a MemProf header to check
-        from profdata.ops.merge_memprof import memprof_input_error
+        from profdata.ops.merge_memprof import check_memprof_input
 
-        memprof_error = memprof_input_error(profile, release)
-        if memprof_error is not None:
-            raise memprof_error.with_path(args.inputs[0])
+        check_memprof_input(profile, release, args.inputs[0])
     try:
         report = collect(profile, options, release)
     except ProfdataError:  # a record read on demand failed (a damaged indexed payload)

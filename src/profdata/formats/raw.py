@@ -208,7 +208,7 @@ class _RawPart:
     #: the header's binary ids, parsed already or (``Release.raw_binary_ids_on_demand``)
     #: when first asked for, which is where a bad entry fails
     binary_ids: Callable[[], list[bytes]]
-    names: NameTable  # NameRef -> function name
+    names: NameTable  # NameRef -> function name (the vtable section's names included)
     vtable_names: NameTable
     timestamps: list[tuple[int, int]]
     end: int
@@ -480,11 +480,11 @@ class ProfileReader:
             )
             vtables, vtable_names = vtables[:0], NameTable([])
         # one symbol table holds both sections (``addVTableName`` is ``addSymbolName``), so
-        # a NameRef may name a function by the vtable section's names too
-        symbols = names
+        # a NameRef may name a function by the vtable section's names too; the part keeps
+        # that table, so its names are hashed once (for the records and for ``symbols``)
         if vtable_names.payloads():
-            symbols = NameTable(names.payloads() + vtable_names.payloads())
-        reader = RecordReader(self, data, vtables, symbols)
+            names = NameTable(names.payloads() + vtable_names.payloads())
+        reader = RecordReader(self, data, vtables, names)
         try:
             columns, end = reader.read()
         except ProfdataError:

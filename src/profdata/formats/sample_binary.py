@@ -394,8 +394,9 @@ def collect_names(profiles: Iterable[FunctionSamples], md5: bool = False) -> lis
     return sorted(seen, key=lambda name: name_key(name, md5))
 
 
-def add_called_names(fs: FunctionSamples, names: set[str]) -> None:
-    """The call targets and inlined callees of ``fs``, at any depth, into ``names``.
+def add_called_names(fs: FunctionSamples, names: set[str], types: bool = False) -> None:
+    """The call targets and inlined callees of ``fs``, at any depth, into ``names``, and
+    with ``types`` its vtable types (``addNames`` of a writer that writes type samples).
 
     A function of its own, not a recursive closure: a closure that calls
     itself is a reference cycle, which keeps what it captured until the
@@ -404,10 +405,13 @@ def add_called_names(fs: FunctionSamples, names: set[str]) -> None:
     for record in fs.body_samples.values():
         if record.call_targets:
             names.update(record.call_targets)
+    if types:
+        for site_types in fs.type_samples.values():
+            names.update(site_types)
     for callees in fs.callsite_samples.values():
         for callee in callees.values():
             names.add(callee.name)
-            add_called_names(callee, names)
+            add_called_names(callee, names, types)
 
 
 def write_summary(out: ByteWriter, summary: ProfileSummary) -> None:

@@ -358,7 +358,8 @@ class _Reader:
             profile.summary = read_summary(cur)
             profile.is_partial = entry.has(FLAG_PARTIAL)
             profile.is_cs = profile.is_cs or entry.has(FLAG_FULL_CONTEXT)
-            # LLVM 14's flag 16 (IsCSNested) never reached the writer's global state.
+            # LLVM 14's flag 16 (IsCSNested) marks no profile as preinlined; what it does to
+            # the writer's static flag is ``sample_static_flags.static_preinlined_flag``'s
             profile.nested_flag_read = entry.has(FLAG_IS_PREINLINED)
             nested = profile.nested_flag_read and self.release.sample_preinlined_flag
             profile.is_preinlined = profile.is_preinlined or nested

@@ -164,9 +164,7 @@ class SectionWriter:
                 contexts.add(context)
             else:
                 names.add(context.name)
-            add_called_names(fs, names)
-            if self.options.vtable_types:
-                add_type_names(fs, names)
+            add_called_names(fs, names, self.options.vtable_types)
         md5 = self.md5
         ordered = sorted(names, key=lambda n: name_key(n, md5))
         self.name_index = {name: i for i, name in enumerate(ordered)}
@@ -323,16 +321,6 @@ class SectionWriter:
             head.uleb128(len(packed))
             data = head.getvalue() + packed
         return data
-
-
-def add_type_names(fs: FunctionSamples, names: set[str]) -> None:
-    """The vtable types of ``fs`` and of its inlined callees, at any depth, into ``names``
-    (``addNames`` when the writer writes type samples)."""
-    for types in fs.type_samples.values():
-        names.update(types)
-    for callees in fs.callsite_samples.values():
-        for callee in callees.values():
-            add_type_names(callee, names)
 
 
 def write(

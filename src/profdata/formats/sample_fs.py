@@ -23,7 +23,6 @@ computed again.
 from __future__ import annotations
 
 from profdata.model.sample import FunctionSamples, LineLocation, SampleProfile, SampleRecord
-from profdata.releases import Release
 
 __all__ = ["ALL_BITS", "ASSUMING_FORMATS", "LAST_PASS", "discriminator_mask", "mask_discriminators"]
 
@@ -41,7 +40,7 @@ def discriminator_mask(last_pass: int) -> int:
     return ALL_BITS if end >= 31 else (1 << (end + 1)) - 1
 
 
-def mask_discriminators(profile: SampleProfile, mask: int, release: Release) -> None:
+def mask_discriminators(profile: SampleProfile, mask: int) -> None:
     """Zero the discriminator bits outside ``mask`` in every function of ``profile``."""
     for fs in profile.profiles.values():
         _mask(fs, mask)

@@ -66,7 +66,7 @@ def apply_reading(profile: SampleProfile, reading: SampleReading, release: Relea
         profile.is_fs = reading.assume_fs
     masked = profile.is_fs and reading.mask != ALL_BITS
     if masked:
-        mask_discriminators(profile, reading.mask, release)
+        mask_discriminators(profile, reading.mask)
     # only the text reader summarises what it read; the others read the file's summary
     if profile.format == "text" and (masked or (profile.is_cs and reading.contextless is False)):
         profile.summary = release_summary(profile, release, reading.contextless)

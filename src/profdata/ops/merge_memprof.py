@@ -124,6 +124,14 @@ def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataErro
     return None
 
 
+def check_memprof_input(profile: InstrProfile, release: Release, path: str) -> None:
+    """Raise :func:`memprof_input_error`'s error for ``path``, if any: what every command
+    that opens an indexed profile meets (``show``, ``overlap``, ``order``)."""
+    error = memprof_input_error(profile, release)
+    if error is not None:
+        raise error.with_path(path)
+
+
 def load_memprof_input(path: str) -> InstrProfile | None:
     """A MemProf YAML input read as such, or None for any other file.
 
