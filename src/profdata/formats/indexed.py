@@ -576,6 +576,10 @@ def _read_summary(cur: ByteReader, field: str) -> ProfileSummary:
     start = cur.pos
     cur.require(16, f"{field}.num_summary_fields", MalformedError)
     num_fields, num_entries = cur.words(2, f"{field}.num_summary_fields")
+    # LLVM finds the entries NumSummaryFields words on in 64-bit pointer arithmetic, and
+    # sizes the summary with both counts cut to uint32_t: a field count whose top three
+    # bits are set reads as the count without them (anything else past 2**32 crashes it)
+    num_fields &= (1 << 61) - 1
     if num_fields > cur.remaining // 8 or num_entries > (cur.remaining // 8 - num_fields) // 3:
         cur.fail(
             MalformedError,
