@@ -30,7 +30,7 @@ as LLVM reads it, and a bucket count of 0 is taken as LLVM takes it.
 from __future__ import annotations
 
 import struct
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import NamedTuple
 
 import numpy as np
@@ -135,12 +135,14 @@ class OnDiskHashTable:
         "_cur",
         "_data",
         "field",
+        "item_fault",
         "key_less",
         "num_buckets",
         "num_entries",
         "payload_end",
         "payload_offset",
         "table_offset",
+        "unread_data",
     )
 
     def __init__(
@@ -153,8 +155,16 @@ class OnDiskHashTable:
         field: str = "hash_table",
         offset_at: int | None = None,
         key_less: bool = False,
+        unread_data: Callable[[int], bool] | None = None,
+        item_fault: str | None = None,
     ) -> None:
         self._data = data
+        #: the data lengths for which the format's reader reads neither an item's key nor
+        #: its data: such an item is handed on wherever they lie, and its reader fails it
+        self.unread_data = unread_data
+        #: LLVM's first line for an item that runs past the end of the file, where its
+        #: reader goes on into memory and either fails the item so or crashes (None: ours)
+        self.item_fault = item_fault
         self._cur = ByteReader(data, path=path)
         self.field = field
         self.key_less = key_less
@@ -277,7 +287,7 @@ class OnDiskHashTable:
             key_hash, key_length, data_length = unpack_item(data, pos)
             key_offset = pos + _ITEM_HEADER_SIZE
             if key_length > end - key_offset or data_length > end - key_offset - key_length:
-                self._item(pos)
+                self._item(pos)  # raises the located error, or hands on an item never read
             data_offset = key_offset + key_length
             yield ItemRef(key_hash, key_offset, key_length, data_offset, data_length)
             pos = data_offset + data_length
@@ -393,6 +403,7 @@ class OnDiskHashTable:
                 expected="2 bytes",
                 found=f"{max(len(self._data) - pos, 0)} bytes left",
                 at=pos,
+                llvm_message=self.item_fault,
             )
         # A count of 0 (LLVM writes none) is taken as LLVM takes it: ``find`` sees an
         # empty bucket, and the walk of :meth:`items` counts it down past 0 -- its
@@ -413,6 +424,7 @@ class OnDiskHashTable:
                 expected=f"{header.size} bytes",
                 found=f"{max(end - pos, 0)} bytes left",
                 at=pos,
+                llvm_message=self.item_fault,
             )
         key_offset = pos + header.size
         if self.key_less:
@@ -422,6 +434,8 @@ class OnDiskHashTable:
         else:
             key_hash, key_length, data_length = header.unpack_from(self._data, pos)
             key_field, key_at, data_at = "key_length", pos + 8, pos + 16
+        if self.unread_data is not None and self.unread_data(data_length):
+            return ItemRef(key_hash, key_offset, key_length, key_offset + key_length, data_length)
         if key_length > end - key_offset:
             self._cur.fail(
                 MalformedError,
@@ -430,6 +444,7 @@ class OnDiskHashTable:
                 expected=f"<= {end - key_offset}",
                 found=str(key_length),
                 at=key_at,
+                llvm_message=self.item_fault,
             )
         if data_length > end - key_offset - key_length:
             self._cur.fail(
@@ -439,5 +454,6 @@ class OnDiskHashTable:
                 expected=f"<= {end - key_offset - key_length}",
                 found=str(data_length),
                 at=data_at,
+                llvm_message=self.item_fault,
             )
         return ItemRef(key_hash, key_offset, key_length, key_offset + key_length, data_length)

@@ -55,7 +55,12 @@ from profdata.formats.indexed_layout import (
     layout,
 )
 from profdata.formats.indexed_layout import sniff as sniff  # ``IndexedInstrProfReader::hasFormat``
-from profdata.formats.indexed_records import VALUE_KIND_LAST, RecordDecoder
+from profdata.formats.indexed_records import (
+    PROFILE_DATA_EMPTY,
+    VALUE_KIND_LAST,
+    RecordDecoder,
+    reads_nothing,
+)
 from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.formats.version_word import stray_version_bits, version_mask
 from profdata.model import names as model_names
@@ -553,6 +558,8 @@ def read(
         payload_offset=payload_offset,
         path=path,
         offset_at=fmt.field_offset("hash_offset"),
+        unread_data=reads_nothing,
+        item_fault=PROFILE_DATA_EMPTY,
     )
     return IndexedProfile(
         header=header,
@@ -588,6 +595,8 @@ def _read_summary(cur: ByteReader, field: str) -> ProfileSummary:
             expected=f"<= {cur.remaining} bytes",
             found=f"{num_fields} fields and {num_entries} entries",
             at=start,
+            # LLVM reads on past the end, and the hash table's items from there
+            llvm_message=PROFILE_DATA_EMPTY,
         )
     stored = cur.array("<u8", num_fields, f"{field}.fields").tolist()
     padded = (stored + [0] * len(SUMMARY_FIELDS))[: len(SUMMARY_FIELDS)]

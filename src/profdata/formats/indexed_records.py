@@ -23,13 +23,31 @@ from profdata.formats.indexed_layout import IndexedLayout
 from profdata.model.instr import InstrRecord, ValueSite, value_sites_of
 from profdata.model.kinds import ValueKind
 
-__all__ = ["PROFILE_DATA_EMPTY", "VALUE_KIND_LAST", "RecordDecoder"]
+__all__ = [
+    "PROFILE_DATA_EMPTY",
+    "VALUE_KIND_LAST",
+    "WRAPPING_LENGTH",
+    "RecordDecoder",
+    "reads_nothing",
+]
 
 VALUE_KIND_LAST = max(ValueKind)  # IPVK_Last
 
 #: llvm-profdata's first line when a record's data cannot be decoded
 #: (``InstrProfLookupTrait::ReadData`` returns nothing, ``getRecords`` says so).
 PROFILE_DATA_EMPTY = "malformed instrumentation profile data: profile data is empty"
+#: a data length from which ``ReadData``'s end pointer ``D + N`` wraps below ``D`` wherever
+#: the file lies (user-space addresses are below 2**47), so it reads no record
+WRAPPING_LENGTH = (1 << 64) - (1 << 47)
+
+
+def reads_nothing(length: int) -> bool:
+    """Whether ``InstrProfLookupTrait::ReadData`` gives no records for an item of ``length``
+    data bytes without reading a byte of them (or of the key): not a multiple of 8, no
+    more than the function hash, or wrapping; ``getRecords`` then fails the item with
+    "profile data is empty", wherever its key and data would lie."""
+    return length % 8 != 0 or length <= 8 or length >= WRAPPING_LENGTH
+
 
 _U64 = struct.Struct("<Q")
 _U64X2 = struct.Struct("<QQ")
@@ -98,6 +116,11 @@ class RecordDecoder:
                 name, "the item holds no record", item.key_offset - 8,
                 "data_length", "at least 16", "0",
             )  # fmt: skip
+        if length >= WRAPPING_LENGTH:
+            self._fail(
+                name, "the data length wraps past every address", item.key_offset - 8,
+                "data_length", f"< {WRAPPING_LENGTH}", str(length),
+            )  # fmt: skip
         records: list[InstrRecord] = []
         while pos < end:
             if end - pos <= 8:
@@ -153,7 +176,7 @@ class RecordDecoder:
         Anything :meth:`decode` would reject is handed to it, so errors (and
         their order) are the same whether records are counted or decoded.
         """
-        if item.data_length % 8 or item.data_length <= 8:
+        if reads_nothing(item.data_length):
             return len(self.decode(name, item))
         if self._implied:
             return 1
