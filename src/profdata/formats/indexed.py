@@ -522,12 +522,17 @@ def read(
         )
 
     cur.seek(fmt.header_size)
-    if fmt.has_summary:
-        summary = _read_summary(cur, "summary")
-        cs_summary = _read_summary(cur, "cs_summary") if kind & ProfileKind.CS else None
-    else:
-        summary = summarize_counts(_EMPTY_COUNTS, _EMPTY_COUNTS)  # what LLVM reports
-        cs_summary = None
+    # a summary past the end of the file is no error of LLVM's ``readSummary``, which reads
+    # on into memory: the header's later checks come first, and its items then fail
+    summary_fault: MalformedError | None = None
+    summary = summarize_counts(_EMPTY_COUNTS, _EMPTY_COUNTS)  # what LLVM reports before v4
+    cs_summary = None
+    try:
+        if fmt.has_summary:
+            summary = _read_summary(cur, "summary")
+            cs_summary = _read_summary(cur, "cs_summary") if kind & ProfileKind.CS else None
+    except MalformedError as fault:
+        summary_fault = fault
     payload_offset = cur.pos
 
     memprof_range = None
@@ -552,6 +557,8 @@ def read(
             fmt.field_offset("temporal_prof_traces_offset"),
         )
 
+    if summary_fault is not None:
+        raise summary_fault
     table = OnDiskHashTable(
         data,
         table_offset=header.hash_offset,
