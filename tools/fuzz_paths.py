@@ -57,6 +57,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import io
 import json
 import os
 import random
@@ -457,7 +458,11 @@ def _is_text(data: bytes) -> bool:
 
 @contextlib.contextmanager
 def _captured() -> Iterator[tuple[IO[bytes], IO[bytes]]]:
-    """The standard streams, at the descriptor level (forked helpers write there too)."""
+    """The standard streams, at the descriptor level (forked helpers write there too), with
+    the surrogate escapes of quoted bytes written back as bytes, as ``console_main`` does."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="surrogateescape")
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         sys.stdout.flush()
         sys.stderr.flush()
