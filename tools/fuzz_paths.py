@@ -307,7 +307,10 @@ def merge_instr_once(case: Case, *, fast: bool) -> tuple[tuple[object, ...], boo
         processes=1,
         failure_mode=FailureMode.WARN,
     )
-    load = load_path if fast else (lambda path: load_path(path))  # another loader: no fast path
+    # another loader takes the record-by-record path; it reads as the release does, as
+    # the merge's own loader does (reading depends on it: value kinds, flags, binary ids)
+    rel = release(case.rel)
+    load = load_path if fast else (lambda path: load_path(path, release=rel))
     try:
         result = merge_instr(inputs, options, load=load)
     except ProfdataError as exc:
