@@ -76,7 +76,12 @@ def test_vtable_names_in_llvms_order(
     assert done.returncode == 0, done.stderr
     cases = [[str(a)], [str(indexed)], [str(b), str(a)]]
     mixed = [str(a), str(b), str(indexed), str(b), str(a)]
-    cases += [["-j", str(threads), *mixed] for threads in (1, 2, 3, 4)]
+    cases.append(["-j", "1", *mixed])
+    # with N contexts, input i goes to context i % N; two inputs of one context may reach
+    # the real tool's pool in either order (a race in llvm-profdata, whose order the names
+    # keep), so each context gets one profile twice and only the fold order is compared
+    distinct = [str(a), str(b), str(indexed), str(b)]
+    cases += [["-j", str(n), *(distinct[:n] * 2)] for n in (2, 3, 4)]
     for argv in cases:
         ours, real = _same(release, argv, tmp_path, run_profdata)
         assert ours == real, argv
