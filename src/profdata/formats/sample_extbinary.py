@@ -446,9 +446,7 @@ class _Reader:
         for _ in range(size):
             frames: list[SampleContextFrame] = []
             for _ in range(read_number(cur, "num_frames", 32)):
-                name = read_name_index(
-                    cur, self.names, "frame_name_index", self.release.sample_name_index_bits
-                )
+                name = read_name_index(cur, self.names, "frame_name_index", self.index_bits)
                 start = cur.pos
                 offset = read_number(cur, "frame_line_offset")
                 if offset > 0xFFFF:
@@ -514,9 +512,7 @@ class _Reader:
         """``readSampleContextFromTable``: a CS context index, or a name index."""
         if not self.profile.is_cs:
             return SampleContext(
-                read_name_index(
-                    cur, self.names, "function_name_index", self.release.sample_name_index_bits
-                )
+                read_name_index(cur, self.names, "function_name_index", self.index_bits)
             )
         at = cur.pos
         index = read_number(cur, "context_index")
@@ -554,9 +550,7 @@ class _Reader:
             loc = LineLocation(offset, read_number(cur, "vtable_discriminator") & U32)
             types = fs.type_samples_at(loc)
             for _ in range(read_number(cur, "num_vtable_types", 32)):
-                name = read_name_index(
-                    cur, self.names, "vtable_type_name_index", self.release.sample_name_index_bits
-                )
+                name = read_name_index(cur, self.names, "vtable_type_name_index", self.index_bits)
                 types[name] = read_number(cur, "vtable_type_count")
 
     def metadata(
