@@ -21,6 +21,7 @@ import numpy.typing as npt
 
 from profdata.formats._onhash import FileWords, ItemArrays
 from profdata.formats.indexed_layout import IndexedLayout
+from profdata.formats.indexed_records import any_reads_nothing
 from profdata.formats.raw_values import ValueRecords, decode_sites, value_columns
 from profdata.model.instr import InstrRecord, RecordColumns, ValueSite, spans
 from profdata.model.kinds import ValueKind
@@ -165,15 +166,13 @@ def decode_bulk(
     ``num_kinds`` is the reading release's ``IPVK_Last + 1``.
     """
     begin, size = items.data_offset, items.data_length
-    if bool(np.any(size % 8)) or bool(np.any(size == 0)):
+    if any_reads_nothing(size):
         return None
     end = begin + size
     steps: list[tuple[Ints, npt.NDArray[np.uint64], Ints, Ints, Ints, Ints, Ints]] = []
     rows: list[ValueRecords] = []  # each step's kind records, blob indexing its records
-    live = np.flatnonzero(size > 0)
+    live = np.arange(len(size))  # every item holds a hash and more (any_reads_nothing)
     if not layout.has_num_counts:
-        if bool(np.any(size == 8)):
-            return None
         at = begin[live]
         none = np.full(len(live), -1, dtype=np.int64)
         zero = np.zeros(len(live), dtype=np.int64)

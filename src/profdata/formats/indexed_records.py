@@ -15,6 +15,7 @@ import struct
 from typing import NoReturn
 
 import numpy as np
+import numpy.typing as npt
 
 from profdata.errors import MalformedError
 from profdata.formats._binary import ByteReader, pad8
@@ -28,6 +29,7 @@ __all__ = [
     "VALUE_KIND_LAST",
     "WRAPPING_LENGTH",
     "RecordDecoder",
+    "any_reads_nothing",
     "reads_nothing",
 ]
 
@@ -47,6 +49,12 @@ def reads_nothing(length: int) -> bool:
     more than the function hash, or wrapping; ``getRecords`` then fails the item with
     "profile data is empty", wherever its key and data would lie."""
     return length % 8 != 0 or length <= 8 or length >= WRAPPING_LENGTH
+
+
+def any_reads_nothing(lengths: npt.NDArray[np.int64]) -> bool:
+    """:func:`reads_nothing` of any of ``lengths`` (the bulk decoder's items, which lie in
+    the file: none wraps), so that both decoders decline the same items."""
+    return bool(np.any((lengths % 8 != 0) | (lengths <= 8)))
 
 
 _U64 = struct.Struct("<Q")
