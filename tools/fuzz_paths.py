@@ -89,8 +89,8 @@ from profdata.formats.raw import read as raw_read  # noqa: E402
 from profdata.formats.sample_registry import read_sample_bytes  # noqa: E402
 from profdata.ops import merge_sample, show_sample  # noqa: E402
 from profdata.ops.merge import MergeOptions, load_path, merge_instr  # noqa: E402
-from profdata.ops.merge_fast import TableWriter  # noqa: E402
 from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile  # noqa: E402
+from profdata.ops.table_writer import TableWriter  # noqa: E402
 from profdata.releases import release  # noqa: E402
 
 SHARED = Path(os.environ.get("PROFDATA_SHARED", REPO.parent / "shared"))

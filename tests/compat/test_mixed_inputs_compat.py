@@ -19,8 +19,8 @@ from pathlib import Path
 import pytest
 
 from profdata.ops.merge import MergeOptions, merge_instr
-from profdata.ops.merge_fast import TableWriter
 from profdata.ops.merge_inputs import WeightedFile
+from profdata.ops.table_writer import TableWriter
 from profdata.releases import release as release_of
 from tests.compat import tools
 from tests.conftest import CliResult

@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.record_table import RecordTable, TableProfile
-from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
+from profdata.ops.table_writer import has_duplicate_memop_values
 
 SIZES = st.one_of(
     st.integers(0, 40), st.sampled_from([(1 << 32) - 1, 1 << 32, (1 << 64) - 1, 1 << 40])

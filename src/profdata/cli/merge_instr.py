@@ -40,7 +40,6 @@ from profdata.ops.merge import (
     RecordWarning,
     merge_instr,
 )
-from profdata.ops.merge_fast import has_duplicate_memop_values
 from profdata.ops.merge_inputs import (
     FailureMode,
     FilterNote,
@@ -50,6 +49,7 @@ from profdata.ops.merge_inputs import (
 )
 from profdata.ops.merge_threads import context_count
 from profdata.ops.shared_fill import fill_in_two
+from profdata.ops.table_writer import has_duplicate_memop_values
 
 
 def _warn(line: str) -> None:

@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     from profdata.formats.sample_registry import open_sample
     from profdata.ops import merge_supplement as ops
     from profdata.ops.merge import INVALID_PROFILE
-    from profdata.ops.merge_fast import has_duplicate_memop_values
+    from profdata.ops.table_writer import has_duplicate_memop_values
 
     rel = args.release
     inputs = merge_inputs(args)

@@ -51,45 +51,52 @@ start as soon as the first input is read up to its group: its names (every
 name hashed) are made afterwards by the parent, which owns that input, and
 if they show that the group does not hold after all, the workers' arrays
 are dropped and everything is merged record by record.
+
+Beside this module: the group and the inputs read as its runs
+(:mod:`profdata.ops.merge_group`), a context's arrays and the sorted merge of
+value entries (:mod:`profdata.ops.context_arrays`), and the writer that keeps
+a merged context as one table (:mod:`profdata.ops.table_writer`).
 """
 
 from __future__ import annotations
 
 import os
 import pickle
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from contextlib import suppress
 from dataclasses import dataclass
-from functools import cached_property
-from typing import TYPE_CHECKING, TypeAlias
 
 import numpy as np
 import numpy.typing as npt
 
 from profdata.cpus import idle_cpus
-from profdata.errors import EmptyProfileError, FileError, ProfdataError
+from profdata.errors import EmptyProfileError, ProfdataError
 from profdata.fork_policy import can_fork
-from profdata.formats import map_file
 from profdata.formats.crossed_runs import CrossedRun, Crossing, crossing, table_run
-from profdata.formats.raw_columns import RANK_BITS, RawRun, RawShape, read_run, shape_of
-from profdata.formats.raw_layout import sniff
+from profdata.formats.raw_columns import RawRun, RawShape
 from profdata.formats.raw_profile import RawProfile
 from profdata.model.counters import INSTR_MAX_COUNT, U64_MAX, merge_counts_mask
 from profdata.model.instr import (
     PSEUDO_WARM,
     InstrProfile,
-    InstrRecord,
     RecordColumns,
     TemporalTrace,
-    spans,
 )
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.llvm_containers import small_densemap_order, stringmap_order
-from profdata.model.names import md5_array, name_bytes
-from profdata.model.record_table import RecordTable, TableProfile, ValueColumns
+from profdata.model.names import name_bytes
+from profdata.model.record_table import RecordTable, ValueColumns
 from profdata.offload import fork
+from profdata.ops.context_arrays import (
+    ContextState,
+    ContextValues,
+    SortedEntries,
+    by_count,
+    merge_sorted,
+    sorted_entries,
+    take_back,
+)
 from profdata.ops.merge import (
-    DENSEMAP_TOMBSTONE_KEY,
     KIND_CONFLICT,
     MAX_RAW_COUNTER,
     InstrProfWriter,
@@ -101,165 +108,36 @@ from profdata.ops.merge import (
     large_counter_failure,
     vtable_names_error,
 )
-from profdata.ops.merge_inputs import FilterNote, InputFailure, WeightedFile, filter_regex
-from profdata.ops.merge_records import MAX_VALUES_PER_SITE, WarningKind
-from profdata.ops.merge_records import has_duplicate_memop_values as record_has_duplicates
+from profdata.ops.merge_group import (
+    Group,
+    Loaded,
+    Loader,
+    Shape,
+    looks_raw,
+    map_input,
+    read_group_run,
+    read_loaded,
+    shape_of_input,
+)
+from profdata.ops.merge_inputs import InputFailure, WeightedFile
+from profdata.ops.merge_records import WarningKind
 from profdata.ops.merge_threads import context_of
 from profdata.ops.merge_value_store import (
     Lookup,
     ValueStore,
-    add_found,
     add_scaled,
-    beyond_cut,
 )
 from profdata.ops.merge_workers import LoadStep, TaggedReporter
+from profdata.ops.table_writer import TableWriter, functions_of
 from profdata.reaping import reap_later
-from profdata.releases import Release
-
-if TYPE_CHECKING:  # the indexed and text sides are imported when such an input comes
-    from profdata.formats.indexed_runs import IndexedShape
-    from profdata.formats.table_shapes import TableShape
 
 Ints = npt.NDArray[np.int64]
-#: what the inputs of a group share: raw runs, indexed or text profiles of one binary
-Shape: TypeAlias = "RawShape | IndexedShape | TableShape"
 U64s = npt.NDArray[np.uint64]
-Bytes = npt.NDArray[np.uint8]
-Loaded = InstrProfile | ProfdataError
-Loader = Callable[[str], InstrProfile]
-#: a run's value entries sorted by key: keys, counts, raw ranks
-_SortedEntries = tuple[npt.NDArray[np.int64], npt.NDArray[np.uint64], npt.NDArray[np.int64]]
 
 _MIN_SPLIT = 8  # inputs left before loading them in several processes can pay off
 _LOOK_FOR_RAW = 8  # inputs after an indexed or text first one looked at for a raw run
 _CROSSINGS = 4  # other shapes mapped onto the group's, at most: each costs a full read
 _CHUNK = 1 << 15  # counters added a chunk at a time: 256 KiB, held in the CPU's cache
-
-_RANK_BITS = RANK_BITS
-_RANK_MASK = (1 << _RANK_BITS) - 1
-_U64_MAX = np.uint64(U64_MAX)
-
-
-# -- the state of one writer context --------------------------------------------------
-@dataclass(eq=False)
-class _Values:
-    """A context's value sites: ``keys`` (site << id_bits | value id) with counts, ascending
-    unless ``ordered`` is false (a store's entries as they were stored, which is how a
-    worker sends them: whoever needs them sorted sorts them, and a fold into a store
-    does not).
-
-    ``ranks`` is each entry's position in its raw site while the context
-    holds a single input (its order then is the raw order by count).
-    """
-
-    keys: Ints
-    counts: U64s
-    ranks: Ints | None
-    fill: Ints  # entries per site
-    ordered: bool = True
-
-
-@dataclass(eq=False)
-class _State:
-    """One writer context's records as arrays."""
-
-    inputs: int = 0
-    counts: U64s | None = None
-    counts_max: int = 0  # an upper bound of ``counts``
-    bitmaps: Bytes | None = None
-    values: _Values | ValueStore | None = None  # a store from the second run on
-    order: Ints | None = None  # first-seen record order, if not the data order
-
-    def sorted_values(self) -> _Values:
-        """The value sites as sorted arrays (a store is turned back into them once)."""
-        values = self.values
-        assert values is not None
-        if isinstance(values, ValueStore):
-            keys, counts = values.sorted()
-            values = self.values = _Values(keys, counts, None, values.fill.copy())
-        elif not values.ordered:
-            keys, counts, ranks = _sorted_by_key(values.keys, values.counts, values.ranks)
-            values = self.values = _Values(keys, counts, ranks, values.fill)
-        return values
-
-    def unsorted_values(self) -> _Values:
-        """The value sites in any order: a store becomes its entries (arrays travel lighter
-        to another process than a store, and need no sort to be folded into one)."""
-        values = self.values
-        assert values is not None
-        if isinstance(values, ValueStore):
-            keys, counts = values.entries()
-            values = self.values = _Values(keys, counts, None, values.fill.copy(), False)
-        return values
-
-
-class _Group:
-    """The binary every fast input comes from, and what the merge derives from it once.
-
-    Its names, and the name hashes that follow from them, are made on first
-    use: that hashes every name (0.08-0.14 s for 100k), which a worker
-    process of :meth:`FastMerge.split` never needs, so the workers are
-    started before it.  Whether the group holds (no two records share name
-    and function hash) is told first from the hashes the file states (a raw
-    profile's NameRefs, an indexed profile's item key hashes:
-    ``shape.quick_refs``), and again from the names when their hashes differ
-    from those (see :meth:`sure`).
-    """
-
-    def __init__(self, shape: Shape, remapping: Mapping[str, str]) -> None:
-        self.shape = shape
-        self.remapping = remapping or None
-        lengths = shape.lengths
-        self.counter_starts: Ints = np.cumsum(lengths) - lengths  # each record's first counter
-
-    @property
-    def names(self) -> list[str]:
-        """Each record's name, remapped."""
-        return self._named[0]
-
-    @property
-    def name_hashes(self) -> U64s:
-        """The MD5 of each record's name as merged (the NameRef unless renamed or nameless)."""
-        return self._named[1]
-
-    @cached_property
-    def _named(self) -> tuple[list[str], U64s]:
-        shape, remap = self.shape, self.remapping
-        names = [remap.get(n, n) for n in shape.names] if remap else shape.names
-        name_hashes = shape.name_refs.copy()
-        if remap:  # renamed, or "" where the file has no name: hashed from the name used
-            pairs = zip(names, shape.names, strict=True)
-            redo = [i for i, (n, o) in enumerate(pairs) if not n or n != o]
-        else:
-            redo = [i for i, n in enumerate(names) if not n] if "" in names else []
-        if redo:
-            name_hashes[redo] = md5_array([name_bytes(names[i]) for i in redo])
-        return names, name_hashes
-
-    @cached_property
-    def record_index(self) -> dict[tuple[str, int], int]:
-        """Each record's position by (name, function hash): where a text input's go."""
-        keys = zip(self.names, self.shape.hashes.tolist(), strict=True)
-        return {key: index for index, key in enumerate(keys)}
-
-    def plausible(self) -> bool:
-        """False if two records surely share name and function hash (the record-by-record
-        merge folds those); told without the names unless they are remapped.
-
-        Equal stated hashes are equal names (or an MD5 collision, which only
-        ever says no), so a pair twice among them is one among the names; the
-        converse fails only where a stated hash is not its name's MD5 (records
-        without a name, all hashed as "", or a hand-made indexed file) or
-        names are remapped onto one another.
-        """
-        hashes = self.shape.quick_refs if self.remapping is None else self.name_hashes
-        return not _has_pair_twice(hashes, self.shape.hashes)
-
-    def sure(self) -> bool:
-        """Whether the group holds, from the names (made now if not yet)."""
-        if self.remapping or np.array_equal(self.name_hashes, self.shape.quick_refs):
-            return True  # :meth:`plausible` looked at these very hashes
-        return not _has_pair_twice(self.name_hashes, self.shape.hashes)
 
 
 @dataclass(eq=False)
@@ -274,7 +152,7 @@ class _Input:
 
 
 class FastMerge:
-    """Runs of one binary merged as arrays, one :class:`_State` per writer context."""
+    """Runs of one binary merged as arrays, one :class:`ContextState` per writer context."""
 
     def __init__(
         self,
@@ -284,9 +162,9 @@ class FastMerge:
     ) -> None:
         self.options = options
         self.contexts = list(contexts)
-        self.states = [_State() for _ in contexts]
+        self.states = [ContextState() for _ in contexts]
         self.load = load
-        self.group: _Group | None = None
+        self.group: Group | None = None
         self.started = False
         #: contexts handed over to the record-by-record merge; contexts never meet before
         #: the final fold, so each one switches on its own
@@ -333,7 +211,7 @@ class FastMerge:
             self._alone = not _split_pays(1 + len(later), len(self.contexts))
             self._ahead = self._read_input(entry)
             if self.group is not None and not isinstance(self.group.shape, RawShape):
-                then = next((e for e in later[:_LOOK_FOR_RAW] if _looks_raw(e.path)), None)
+                then = next((e for e in later[:_LOOK_FOR_RAW] if looks_raw(e.path)), None)
                 if then is not None:
                     self._regroup(self._ahead, then)
 
@@ -344,10 +222,10 @@ class FastMerge:
         group, run = self.group, ahead.run
         if self.options.remapping or ahead.mapped is None or group is None or run is None:
             return
-        mapped = _map(then.path)
+        mapped = map_input(then.path)
         if mapped is None:
             return
-        loaded = _read(self.load, then.path)
+        loaded = read_loaded(self.load, then.path)
         if not isinstance(loaded, RawProfile):
             return
         grouped = self._group_of(mapped, loaded)
@@ -381,7 +259,7 @@ class FastMerge:
                 run = None  # a (name, hash) twice: the record-by-record merge folds those
         if run is None:
             if loaded is None:
-                loaded = _read(self.load, entry.path)
+                loaded = read_loaded(self.load, entry.path)
             if isinstance(loaded, EmptyProfileError):
                 return None
             if isinstance(loaded, ProfdataError):
@@ -392,21 +270,21 @@ class FastMerge:
                 return None
             return self._leave(ctx_index, loaded)
         if not self._merge_run(ctx_index, entry, run, reporter):
-            return self._leave(ctx_index, _read(self.load, entry.path))
+            return self._leave(ctx_index, read_loaded(self.load, entry.path))
         return None
 
     def _read_input(self, entry: WeightedFile) -> _Input:
         """An input mapped and read as a run of the group; the first one makes the group."""
-        mapped = _map(entry.path)
+        mapped = map_input(entry.path)
         if mapped is not None and not len(mapped):
             return _Input(mapped, None, None)
         if mapped is not None and self.group is not None:
-            run = _read_run(mapped, self.group.shape, entry.path, self.options.release)
+            run = read_group_run(mapped, self.group.shape, entry.path, self.options.release)
             if run is None:
                 run = self._crossed_run(mapped, entry.path)
             if run is not None:
                 return _Input(mapped, None, run)
-        loaded = _read(self.load, entry.path)
+        loaded = read_loaded(self.load, entry.path)
         first = self.group is None and not self.started and not self.gave_up
         if first and self._alone and isinstance(loaded, RawProfile):
             # one process from here on (no split): a second CPU can hash the names,
@@ -429,7 +307,7 @@ class FastMerge:
     def _crossed_run(self, view: memoryview, path: str) -> CrossedRun | None:
         """The input as a run of a shape met before that crosses to the group's."""
         for known in self.crossings:
-            run = _read_run(view, known.source, path, self.options.release)
+            run = read_group_run(view, known.source, path, self.options.release)
             if run is not None:
                 return known.run(run)
         return None
@@ -445,7 +323,7 @@ class FastMerge:
             return table_run(profile, group.shape, group.record_index)
         if len(self.crossings) >= _CROSSINGS:
             return None
-        shaped = _shape_of(view, profile, self.options.release)
+        shaped = shape_of_input(view, profile, self.options.release)
         if shaped is None:
             return None
         shape, run = shaped
@@ -455,13 +333,13 @@ class FastMerge:
         self.crossings.append(known)
         return known.run(run)
 
-    def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[_Group, RawRun] | None:
+    def _group_of(self, view: memoryview, profile: InstrProfile) -> tuple[Group, RawRun] | None:
         """The group of the first input, and that input read as its first run."""
-        shaped = _shape_of(view, profile, self.options.release)
+        shaped = shape_of_input(view, profile, self.options.release)
         if shaped is None:
             return None
         shape, run = shaped
-        group = _Group(shape, self.options.remapping)
+        group = Group(shape, self.options.remapping)
         if not group.plausible():
             return None  # a (name, hash) twice: the record-by-record merge folds those
         return group, run
@@ -480,8 +358,8 @@ class FastMerge:
         record-by-record merge would hold them."""
         state = self.states[ctx_index]
         if state.inputs:
-            self.contexts[ctx_index].writer.functions = _functions(self._table(state).records())
-        self.states[ctx_index] = _State()
+            self.contexts[ctx_index].writer.functions = functions_of(self._table(state).records())
+        self.states[ctx_index] = ContextState()
         self.slow.add(ctx_index)
 
     def hand_over_all(self) -> None:
@@ -609,7 +487,7 @@ class FastMerge:
         entries = self._entries(state, run)
         if entries is None:
             if added is not None:
-                _take_back(state, run.counts)
+                take_back(state, run.counts)
             return False
         ctx = self.contexts[ctx_index]
         writer = ctx.writer
@@ -617,7 +495,7 @@ class FastMerge:
         if writer.merge_kind(origin.kind, frontend) is not None:
             ctx.errors.append(InputFailure(entry.path, KIND_CONFLICT))
             if added is not None:
-                _take_back(state, run.counts)
+                take_back(state, run.counts)
             return True
         overflowed = np.zeros(len(shape.hashes), dtype=bool)
         if added is None:
@@ -664,7 +542,7 @@ class FastMerge:
         writer.binary_ids.extend(origin.binary_ids)
         return True
 
-    def _entries(self, state: _State, run: RawRun) -> _SortedEntries | Lookup | None:
+    def _entries(self, state: ContextState, run: RawRun) -> SortedEntries | Lookup | None:
         """A run's value entries as the context takes them; None if a site holds one value
         twice (the long way pairs those).
 
@@ -676,7 +554,7 @@ class FastMerge:
         assert self.group is not None
         shape = self.group.shape
         if state.values is None:
-            return _sorted_entries(run, shape)
+            return sorted_entries(run, shape)
         if not isinstance(state.values, ValueStore):
             vals = state.values
             sized = shape.values.site_kind == int(ValueKind.MEMOP_SIZE)
@@ -687,8 +565,8 @@ class FastMerge:
 
     def _merge_values(
         self,
-        state: _State,
-        entries: _SortedEntries | Lookup,
+        state: ContextState,
+        entries: SortedEntries | Lookup,
         weight: int,
         run: RawRun,
     ) -> npt.NDArray[np.bool_] | None:
@@ -699,10 +577,10 @@ class FastMerge:
             return state.values.merge_found(entries, run.entry_count, weight)
         keys, counts, ranks = entries
         scaled, over = add_scaled(np.zeros_like(counts), counts, weight)
-        state.values = _Values(keys, scaled, ranks, run.site_lengths.copy())
+        state.values = ContextValues(keys, scaled, ranks, run.site_lengths.copy())
         return over if bool(over.any()) else None
 
-    def _add_unchecked(self, state: _State, raw: U64s) -> int | None:
+    def _add_unchecked(self, state: ContextState, raw: U64s) -> int | None:
         """Add ``raw`` to the context's counters a cache-sized chunk at a time, each chunk's
         maximum taken as it goes by (one read of the run's counters, not two); the run's
         maximum, or None (nothing added) where a sum could pass the maximum count."""
@@ -715,14 +593,19 @@ class FastMerge:
             part = raw[start : start + _CHUNK]
             high = int(part.max())
             if high > room:
-                _take_back(state, raw[:start])
+                take_back(state, raw[:start])
                 return None
             top = max(top, high)
             np.add(counts[start : start + _CHUNK], part, out=counts[start : start + _CHUNK])
         return top
 
     def _merge_counters(
-        self, state: _State, raw: U64s, raw_max: int, weight: int, overflowed: npt.NDArray[np.bool_]
+        self,
+        state: ContextState,
+        raw: U64s,
+        raw_max: int,
+        weight: int,
+        overflowed: npt.NDArray[np.bool_],
     ) -> None:
         flags = None
         if state.counts is None:
@@ -755,11 +638,11 @@ class FastMerge:
         if not src.inputs:
             return []
         if not dst.inputs:
-            self.states[dst_index] = _State(
+            self.states[dst_index] = ContextState(
                 src.inputs, src.counts, src.counts_max, src.bitmaps, src.sorted_values(),
                 self._iteration_order(src),
             )  # fmt: skip
-            self.states[src_index] = _State()
+            self.states[src_index] = ContextState()
             return []
         assert dst.counts is not None and src.counts is not None
         assert dst.values is not None and src.values is not None
@@ -776,16 +659,16 @@ class FastMerge:
             value_flags = dst.values.merge_found(found, theirs.counts, 1)
         else:
             theirs = src.sorted_values()
-            value_flags = _merge_values(
+            value_flags = merge_sorted(
                 dst.sorted_values(), theirs.keys, theirs.counts, 1, self.group.shape
             )
         if bool(flags.any()) or value_flags is not None:
             warnings.append(WarningKind.COUNTER_OVERFLOW)
         dst.inputs += src.inputs
-        self.states[src_index] = _State()
+        self.states[src_index] = ContextState()
         return warnings
 
-    def _iteration_order(self, state: _State) -> Ints:
+    def _iteration_order(self, state: ContextState) -> Ints:
         """``InstrProfWriter``'s iteration order of a context: names in ``StringMap`` order,
         each name's records in ``SmallDenseMap`` order."""
         assert self.group is not None
@@ -818,12 +701,12 @@ class FastMerge:
             return base
         return TableWriter(base, self._table(state))
 
-    def _table(self, state: _State) -> RecordTable:
+    def _table(self, state: ContextState) -> RecordTable:
         """The context's records as a table, in its first-seen order."""
         group = self.group
         assert group is not None and state.counts is not None and state.bitmaps is not None
         shape = group.shape
-        sites, ids, counts = _by_count(state.values, shape)
+        sites, ids, counts = by_count(state.values, shape)
         vshape = shape.values
         rows = vshape.row_sites > 0
         values = ValueColumns(
@@ -845,53 +728,6 @@ class FastMerge:
         return table if state.order is None else table.take(state.order)
 
 
-def _by_count(values: _Values | ValueStore | None, shape: Shape) -> tuple[Ints, Ints, U64s]:
-    """A context's value entries as written: by site, then count descending, then raw rank
-    (a single input's) or value id; their sites, ids and counts.
-
-    Site, count and id usually fit in one 63-bit word together, and one sort
-    of those words orders the entries straight from the store; otherwise
-    the entries are sorted by key, then by site and count.
-    """
-    assert values is not None
-    ranks = None
-    if isinstance(values, ValueStore):
-        keys, counts = values.entries()
-    else:
-        keys, counts, ranks = values.keys, values.counts, values.ranks
-    id_bits = shape.id_bits
-    id_mask = (1 << id_bits) - 1
-    ids = keys & id_mask
-    top = int(counts.max()) if len(counts) else 0
-    count_bits = top.bit_length()
-    low = int(ids.max()).bit_length() if len(ids) else 0  # the ids' bits in use
-    site_bits = max(shape.num_sites - 1, 0).bit_length()
-    if ranks is None and site_bits + count_bits + low <= 63:
-        packed = (keys >> id_bits) << (count_bits + low)
-        packed |= (np.int64(top) - counts.astype(np.int64)) << low
-        packed |= ids
-        packed.sort()
-        below = (packed >> low) & ((1 << count_bits) - 1)
-        sites = packed >> (count_bits + low)
-        return sites, packed & ((1 << low) - 1), (top - below).astype(np.uint64)
-    if isinstance(values, ValueStore) or not values.ordered:
-        keys, counts, ranks = _sorted_by_key(keys, counts, ranks)
-    sites = keys >> id_bits
-    # lexsort is stable and the keys are in (site, id) order: without raw ranks, equal
-    # counts keep their ids' order with no third key to sort by
-    sort_keys: list[npt.NDArray[np.integer]] = [_U64_MAX - counts, sites]
-    if ranks is not None:
-        sort_keys.insert(0, ranks)
-    by_count = np.lexsort(sort_keys)
-    return sites[by_count], (keys & id_mask)[by_count], counts[by_count]
-
-
-def _sorted_by_key(keys: Ints, counts: U64s, ranks: Ints | None) -> tuple[Ints, U64s, Ints | None]:
-    """Entries held in any order (a store's, or a worker's sent as stored) by key."""
-    by_key = np.argsort(keys, kind="stable")
-    return keys[by_key], counts[by_key], None if ranks is None else ranks[by_key]
-
-
 def _widen(pipe: int) -> None:
     """Give a worker's pipe a buffer of 1 MiB where the system allows it: its arrays
     (10 MiB after 128 inputs of a 100k-function program) then cross in 15 ms, not 26."""
@@ -903,194 +739,6 @@ def _widen(pipe: int) -> None:
             fcntl.fcntl(pipe, size, 1 << 20)
 
 
-def _take_back(state: _State, raw: U64s) -> None:
-    """Subtract counters :meth:`FastMerge._add_unchecked` added to the first ones of the
-    context (exactly: no sum wrapped)."""
-    if state.counts is not None and len(raw):
-        view = state.counts[: len(raw)]
-        np.subtract(view, raw, out=view)
-
-
-def _has_pair_twice(name_hashes: U64s, hashes: U64s) -> bool:
-    """Whether two records share name and function hash, told by their name hashes (MD5
-    collisions only ever make this say yes, which takes the safe, record-by-record way)."""
-    if len(hashes) < 2:
-        return False
-    names = np.sort(name_hashes)
-    if not bool(np.any(names[1:] == names[:-1])):
-        return False  # no name twice (one sort of one key, not a lexsort of two)
-    order = np.lexsort((hashes, name_hashes))
-    a, b = name_hashes[order], hashes[order]
-    return bool(np.any((a[1:] == a[:-1]) & (b[1:] == b[:-1])))
-
-
-# -- value sites ---------------------------------------------------------------------
-def _sorted_entries(run: RawRun, shape: Shape) -> _SortedEntries | None:
-    """The run's profiled values sorted by key, with counts and raw ranks; None on a
-    duplicate (the same value twice in a site)."""
-    lengths = run.site_lengths
-    order = np.arange(len(lengths)) if run.site_order is None else run.site_order
-    ordered = lengths[order]  # where each site's entries begin, the sites in that order
-    first = np.empty_like(lengths)
-    first[order] = np.cumsum(ordered) - ordered
-    site = run.entry_site
-    rank = np.arange(len(site), dtype=np.int64) - first[site]
-    packed = (site << (shape.id_bits + _RANK_BITS)) | (run.entry_id << _RANK_BITS) | rank
-    packed.sort()
-    rank = packed & _RANK_MASK
-    keys = packed >> _RANK_BITS
-    if len(keys) > 1 and bool(np.any(keys[1:] == keys[:-1])):
-        return None
-    counts = run.entry_count[first[keys >> shape.id_bits] + rank]
-    return keys, counts, rank
-
-
-def _merge_values(
-    state: _Values, keys: Ints, counts: U64s, weight: int, shape: Shape
-) -> npt.NDArray[np.bool_] | None:
-    """Merge sorted entries into the state; the overflow flag per entry if any overflowed."""
-    state.ranks = None
-    pos = np.searchsorted(state.keys, keys)
-    found = pos < len(state.keys)
-    found[found] = state.keys[pos[found]] == keys[found]
-    flags = add_found(state.counts, pos[found], found, counts, weight)
-    new = ~found
-    if bool(new.any()):
-        new_keys = keys[new]
-        at_new = pos[new] + np.arange(len(new_keys))  # where they land in the merged arrays
-        is_new = np.zeros(len(state.keys) + len(new_keys), dtype=bool)
-        is_new[at_new] = True
-        merged_keys = np.empty(len(is_new), dtype=np.int64)
-        merged_counts = np.empty(len(is_new), dtype=np.uint64)
-        merged_keys[at_new] = new_keys
-        merged_counts[at_new] = counts[new]
-        is_new = ~is_new
-        merged_keys[is_new] = state.keys
-        merged_counts[is_new] = state.counts
-        state.keys, state.counts = merged_keys, merged_counts
-        state.fill += np.bincount(new_keys >> shape.id_bits, minlength=len(state.fill))
-        if int(state.fill.max()) > MAX_VALUES_PER_SITE:
-            _truncate(state, shape)
-    return flags
-
-
-def _truncate(state: _Values, shape: Shape) -> None:
-    """``sortByCount``'s cut: a site keeps its 255 first entries by (count desc, value asc)."""
-    heavy = np.flatnonzero(state.fill > MAX_VALUES_PER_SITE)
-    lo = np.searchsorted(state.keys, heavy << shape.id_bits)
-    hi = np.searchsorted(state.keys, (heavy + 1) << shape.id_bits)
-    sizes = hi - lo
-    index = spans(lo, sizes)
-    drop = index[beyond_cut(state.keys[index], state.counts[index], sizes, shape.id_bits)]
-    state.keys = np.delete(state.keys, drop)
-    state.counts = np.delete(state.counts, drop)
-    state.fill[heavy] = MAX_VALUES_PER_SITE
-
-
-# -- records, writers -------------------------------------------------------------------
-def _functions(records: Sequence[InstrRecord]) -> dict[str, dict[int, InstrRecord]]:
-    functions: dict[str, dict[int, InstrRecord]] = {}
-    for rec in records:
-        functions.setdefault(rec.name, {})[rec.hash] = rec
-    return functions
-
-
-class TableWriter(InstrProfWriter):
-    """A merged writer context whose records stay a :class:`RecordTable` until asked for.
-
-    The CLI writes the table straight to the indexed format; ``functions``
-    (the record-by-record view) is built on first use.
-    """
-
-    def __init__(self, base: InstrProfWriter, table: RecordTable) -> None:
-        self._functions: dict[str, dict[int, InstrRecord]] = {}
-        super().__init__(
-            release=base.release,
-            traces=base.traces,
-            kind=base.kind,
-            frontend=base.frontend,
-            functions={},
-            binary_ids=base.binary_ids,
-            vtable_names=base.vtable_names,
-        )
-        self._table: RecordTable | None = table
-
-    @property
-    def functions(self) -> dict[str, dict[int, InstrRecord]]:
-        if self._table is not None:
-            self._functions = _functions(self._table.records())
-            self._table = None
-        return self._functions
-
-    @functions.setter
-    def functions(self, value: dict[str, dict[int, InstrRecord]]) -> None:
-        self._functions = value
-        self._table = None
-
-    def filter_functions(self, keep: str = "", drop: str = "") -> FilterNote | None:
-        if self._table is None:
-            return super().filter_functions(keep, drop)
-        if not keep and not drop:
-            return None
-        keep_re, drop_re = filter_regex(keep), filter_regex(drop)
-        names = self._table.columns.names
-        verdict: dict[str, bool] = {}
-        for name in names:
-            if name not in verdict:
-                verdict[name] = not (
-                    (drop_re is not None and drop_re.search(name))
-                    or (keep_re is not None and not keep_re.search(name))
-                )
-        kept = np.array([verdict[name] for name in names], dtype=bool)
-        self._table = self._table.take(np.flatnonzero(kept))
-        return FilterNote(sum(1 for v in verdict.values() if not v), len(verdict))
-
-    def to_profile(self, *, sparse: bool = False) -> InstrProfile:
-        if self._table is None:
-            return super().to_profile(sparse=sparse)
-        table = self._table
-        if sparse:  # the names with data: a name's records go, or stay, together
-            has = table.has_data()
-            if not table.names_distinct:
-                names = table.columns.names
-                with_data = {name for name, flag in zip(names, has.tolist(), strict=True) if flag}
-                has = np.fromiter(map(with_data.__contains__, names), dtype=bool, count=len(has))
-            table = table.take(np.flatnonzero(has))
-        return TableProfile(
-            table=table,
-            distinct_values=True,  # a context's values are keyed by (site, value)
-            kind=self.kind,
-            format="merged",
-            binary_ids=list(self.binary_ids),
-            traces=list(self.traces.traces),
-            trace_stream_size=self.traces.stream_size,
-            vtable_names=list(dict.fromkeys(self.vtable_names)),
-            symbols={},
-            explicit_frontend=self.frontend,
-        )
-
-
-def has_duplicate_memop_values(profile: InstrProfile) -> bool:
-    """``validateRecord`` over a whole profile: some memop site holds a size twice."""
-    if not isinstance(profile, TableProfile):
-        return any(record_has_duplicates(rec) for rec in profile.records)
-    if profile.distinct_values:
-        return False
-    vals = profile.table.values
-    site_kind = np.repeat(vals.row_kind, vals.row_sites)
-    site_of_value = np.repeat(np.arange(len(vals.site_lengths)), vals.site_lengths)
-    memop = site_kind[site_of_value] == int(ValueKind.MEMOP_SIZE)
-    sites, values = site_of_value[memop], vals.values[memop]
-    if not len(values):
-        return False
-    if int(values.max()) < 1 << 32 and len(site_kind) < 1 << 31:  # sizes: one word sorts
-        joined = np.sort((sites.astype(np.uint64) << np.uint64(32)) | values)
-        return bool(np.any(joined[1:] == joined[:-1]))
-    order = np.lexsort((values, sites))
-    sites, values = sites[order], values[order]
-    return bool(np.any((sites[1:] == sites[:-1]) & (values[1:] == values[:-1])))
-
-
 # -- files -------------------------------------------------------------------------
 def _split_pays(remaining: int, count: int) -> bool:
     """Whether ``remaining`` inputs of ``count`` writer contexts are worth worker
@@ -1098,66 +746,4 @@ def _split_pays(remaining: int, count: int) -> bool:
     return count >= 2 and remaining >= _MIN_SPLIT
 
 
-def _shape_of(
-    view: memoryview, profile: InstrProfile, release: Release
-) -> tuple[Shape, RawRun] | None:
-    """A profile's shape (raw or indexed), and the profile read as its first run (as
-    ``release`` reads it); None also where a function hash is one of ``DenseMap``'s
-    reserved keys (the long way warns about those)."""
-    shaped: tuple[Shape, RawRun] | None = None
-    if profile.format == "raw":
-        shaped = shape_of(view, profile)
-    elif profile.format == "indexed":
-        from profdata.formats.indexed_runs import indexed_shape
-
-        shaped = indexed_shape(view, release=release)
-    elif profile.format == "text":
-        from profdata.formats.table_shapes import table_shape
-
-        shaped = table_shape(profile)
-    if shaped is None or bool(np.any(shaped[0].hashes >= np.uint64(DENSEMAP_TOMBSTONE_KEY))):
-        return None
-    return shaped
-
-
-def _looks_raw(path: str) -> bool:
-    """Whether the file starts as a raw profile does (what it holds is checked on reading)."""
-    if path == "-":
-        return False
-    try:
-        with open(path, "rb") as file:
-            return sniff(file.read(8))
-    except OSError:
-        return False
-
-
-def _read_run(view: memoryview, shape: Shape, path: str, release: Release) -> RawRun | None:
-    """The input as a run of ``shape``; a raw run's header words are the shape's, an indexed
-    one is read as ``release`` reads it."""
-    if isinstance(shape, RawShape):
-        return read_run(view, shape)
-    from profdata.formats.indexed_runs import IndexedShape, read_indexed_run
-
-    if not isinstance(shape, IndexedShape):
-        return None  # nothing reads as a text's run: other texts cross onto it
-    return read_indexed_run(view, shape, path, release)
-
-
-def _map(path: str) -> memoryview | None:
-    """The file's bytes, memory-mapped; None if it cannot be (the full read says why)."""
-    if path == "-":
-        return None
-    try:
-        return map_file(path, populate=True)  # every page is read: map them all at once
-    except FileError:
-        return None
-
-
-def _read(load: Loader, path: str) -> Loaded:
-    try:
-        return load(path)
-    except ProfdataError as exc:
-        return exc
-
-
-__all__ = ["FastMerge", "TableWriter", "has_duplicate_memop_values"]
+__all__ = ["FastMerge", "TableWriter"]

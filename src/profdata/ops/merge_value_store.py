@@ -14,7 +14,7 @@ of two at least twice the site's entries, linear probing inside the region).
 A run's entries come sorted by site, so the lookups walk the table from
 front to back.  New entries are appended; a site that outgrows its region
 moves to a new one at the end of the table.  The result is exactly the
-sorted merge's (:func:`profdata.ops.merge_fast._merge_values` is the
+sorted merge's (:func:`profdata.ops.context_arrays.merge_sorted` is the
 reference, and the tests hold the two side by side): a value already in the
 site adds ``count * weight`` (saturating), a new value is inserted with its
 count as is, and a site that grows past 255 entries keeps its 255 first by

@@ -1,4 +1,4 @@
-"""``merge_fast._by_count``: a context's value entries in written order.
+"""``context_arrays.by_count``: a context's value entries in written order.
 
 Written order is by site, then count descending, then raw rank (a single
 input's) or value id.  One sort of packed (site, count, id) words must give
@@ -16,7 +16,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.ops import merge_fast
+from profdata.ops import context_arrays
 from profdata.ops.merge_value_store import ValueStore
 
 
@@ -53,7 +53,7 @@ def test_written_order_is_site_count_then_id(
     keys = np.array([s << id_bits | i for s, i, _ in by_key], dtype=np.int64)
     counts = np.array([c for _, _, c in by_key], dtype=np.uint64)
     fill = np.bincount(keys >> id_bits, minlength=num_sites).astype(np.int64)
-    values: merge_fast._Values | ValueStore
+    values: context_arrays.ContextValues | ValueStore
     order = list(range(len(keys)))
     rnd.shuffle(order)
     if held == "store":  # a store that took the entries in some other order, as runs add them
@@ -63,13 +63,13 @@ def test_written_order_is_site_count_then_id(
         store.merge_found(found, counts[order], 1)
         values = store
     elif held == "entries":  # a store's entries as a worker sends them: in no order
-        values = merge_fast._Values(keys[order], counts[order], None, fill, ordered=False)
-        state = merge_fast._State(values=values)
+        values = context_arrays.ContextValues(keys[order], counts[order], None, fill, ordered=False)
+        state = context_arrays.ContextState(values=values)
         again = state.sorted_values()
         assert again.keys.tolist() == keys.tolist() and again.counts.tolist() == counts.tolist()
     else:
-        values = merge_fast._Values(keys, counts, None, fill)
-    sites, ids, got = merge_fast._by_count(values, shape)  # type: ignore[arg-type]
+        values = context_arrays.ContextValues(keys, counts, None, fill)
+    sites, ids, got = context_arrays.by_count(values, shape)  # type: ignore[arg-type]
     result = list(zip(sites.tolist(), ids.tolist(), got.tolist(), strict=True))
     assert result == _expected(entries)
 
@@ -79,8 +79,8 @@ def test_raw_ranks_break_ties_of_a_single_input() -> None:
     keys = np.array([0 << 4 | 1, 0 << 4 | 2, 0 << 4 | 3, 1 << 4 | 5], dtype=np.int64)
     counts = np.array([7, 7, 9, 1], dtype=np.uint64)
     ranks = np.array([2, 1, 0, 0], dtype=np.int64)
-    values = merge_fast._Values(keys, counts, ranks, np.array([3, 1]))
-    sites, ids, got = merge_fast._by_count(values, shape)  # type: ignore[arg-type]
+    values = context_arrays.ContextValues(keys, counts, ranks, np.array([3, 1]))
+    sites, ids, got = context_arrays.by_count(values, shape)  # type: ignore[arg-type]
     assert sites.tolist() == [0, 0, 0, 1]
     assert ids.tolist() == [3, 2, 1, 5]  # 9 first; of the two 7s the lower rank
     assert got.tolist() == [9, 7, 7, 1]

@@ -44,10 +44,11 @@ from profdata.model import names as model_names
 from profdata.model.instr import InstrProfile, InstrRecord, ValueData
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.names import md5_hash
-from profdata.ops import merge_fast
+from profdata.ops import merge_fast, merge_group
 from profdata.ops.merge import Diagnostic, MergeOptions, load_path, merge_instr
-from profdata.ops.merge_fast import TableWriter, _widen, has_duplicate_memop_values
+from profdata.ops.merge_fast import TableWriter, _widen
 from profdata.ops.merge_inputs import FailureMode, InputFailure, WeightedFile
+from profdata.ops.table_writer import has_duplicate_memop_values
 from profdata.releases import release
 from tests.conftest import REPO, SHARED
 
@@ -743,7 +744,7 @@ def test_a_pair_twice_is_told_from_sorted_names(pairs: list[tuple[int, int]]) ->
     """(name hash, function hash) twice, however the records are ordered."""
     names = np.array([n for n, _ in pairs], dtype=np.uint64)
     hashes = np.array([h for _, h in pairs], dtype=np.uint64)
-    assert merge_fast._has_pair_twice(names, hashes) == (len(set(pairs)) < len(pairs))
+    assert merge_group.has_pair_twice(names, hashes) == (len(set(pairs)) < len(pairs))
 
 
 def _moved(data: bytes, by: int, only: int | None = None, unaddressed: int | None = None) -> bytes:

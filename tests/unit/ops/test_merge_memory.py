@@ -129,7 +129,7 @@ def test_the_first_inputs_full_read_goes_before_its_run_is_merged(
     import weakref
 
     from profdata.formats.raw_profile import RawProfile
-    from profdata.ops import merge_fast
+    from profdata.ops import merge_fast, merge_group
 
     runs = []
     for index in range(count):
@@ -137,7 +137,7 @@ def test_the_first_inputs_full_read_goes_before_its_run_is_merged(
         run.write_bytes((EXAMPLES / "vp.profraw").read_bytes())
         runs.append(run)
     reads: list[weakref.ref[RawProfile]] = []
-    read = merge_fast._read
+    read = merge_group.read_loaded  # as merge_fast calls it
 
     def reading(load: Callable[[str], InstrProfile], path: str) -> object:
         loaded = read(load, path)
@@ -152,7 +152,7 @@ def test_the_first_inputs_full_read_goes_before_its_run_is_merged(
         alive_at_merge.append(any(ref() is not None for ref in reads))
         return merge_run(self, *args)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(merge_fast, "_read", reading)
+    monkeypatch.setattr(merge_fast, "read_loaded", reading)
     monkeypatch.setattr(merge_fast.FastMerge, "_merge_run", merging)
     inputs = [WeightedFile(str(p), 1) for p in runs]
     with collector_paused():

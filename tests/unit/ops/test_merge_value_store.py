@@ -1,6 +1,6 @@
 """The hash-table value store of the fast merge against the sorted merge it stands in for.
 
-``merge_fast._merge_values`` (sorted key arrays) is the reference: every
+``context_arrays.merge_sorted`` (sorted key arrays) is the reference: every
 sequence of runs merged into a :class:`ValueStore` must leave the same
 entries, counts, per-site fill and overflow flags after every run.  The
 runs are drawn so that sites grow past their hash regions (moves, new
@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.ops import merge_fast
+from profdata.ops import context_arrays
 from profdata.ops.merge_value_store import SIZES, ValueStore
 
 U64_MAX = (1 << 64) - 1
@@ -76,11 +76,11 @@ def test_store_merges_as_the_sorted_arrays(
     sized, runs = case
     keys, counts, _ = runs[0]
     fill = np.bincount(keys >> ID_BITS, minlength=len(sized)).astype(np.int64)
-    reference = merge_fast._Values(keys.copy(), counts.copy(), None, fill.copy())
+    reference = context_arrays.ContextValues(keys.copy(), counts.copy(), None, fill.copy())
     memop = np.array(sized)
     store = ValueStore(keys, counts, fill, ID_BITS, memop if any(sized) else None)
     for keys, counts, weight in runs[1:]:
-        expected = merge_fast._merge_values(reference, keys, counts, weight, _Shape())  # type: ignore[arg-type]
+        expected = context_arrays.merge_sorted(reference, keys, counts, weight, _Shape())  # type: ignore[arg-type]
         # the store takes a run's keys in any order (the fast merge gives file order), the
         # memop sites' last when it is told where they begin
         shuffled = np.random.default_rng(len(keys)).permutation(len(keys))
