@@ -1,4 +1,4 @@
-"""Indirect-call targets to value ids in the raw fast path (``_CallTargets.ids``).
+"""Indirect-call targets to value ids in the raw fast path (``CallTargets.ids``).
 
 A target becomes its function's NameRef only at a function's exact start
 address (``InstrProfSymtab::getFunctionHashFromAddress``), else 0.  The fast
@@ -13,7 +13,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from profdata.formats import raw_columns
+from profdata.formats import raw_call_targets
 
 _FULL = (1 << 64) - 1
 
@@ -58,7 +58,8 @@ def test_ids_are_the_exact_start_address_or_unknown(
     expected = [by_address.get((t - offset) & mask, 0) for t in targets]
     array = np.array(targets, dtype=np.uint64)
     call_mask = _FULL if mask == _FULL else mask
-    for targets_map in (raw_columns._call_targets(data), raw_columns._call_targets(data, 0)):
+    make = raw_call_targets.call_targets
+    for targets_map in (make(data), make(data, 0)):
         ids = targets_map.ids(array, offset, call_mask)
         assert targets_map.values[ids].tolist() == expected
         if targets_map.direct_ids is not None and mask == _FULL:  # the all-kinds lookup
@@ -67,8 +68,8 @@ def test_ids_are_the_exact_start_address_or_unknown(
 
 
 def test_dense_functions_get_a_direct_table_and_sparse_ones_buckets() -> None:
-    dense = raw_columns._call_targets(_data([0x1000 + 16 * i for i in range(100)], [7] * 100))
+    dense = raw_call_targets.call_targets(_data([0x1000 + 16 * i for i in range(100)], [7] * 100))
     assert dense.direct is not None and dense.align_bits == 4 and len(dense.direct) == 100
-    sparse = raw_columns._call_targets(_data([0x1000, 0x1010, 1 << 40], [7, 8, 9]))
+    sparse = raw_call_targets.call_targets(_data([0x1000, 0x1010, 1 << 40], [7, 8, 9]))
     assert sparse.direct is None and sparse.lookup is not None and sparse.lookup.count > 1
-    assert raw_columns._call_targets(_data([0x1000, 0x1010], [7, 8]), 0).direct is None
+    assert raw_call_targets.call_targets(_data([0x1000, 0x1010], [7, 8]), 0).direct is None
