@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import numpy.typing as npt
@@ -307,18 +307,20 @@ class InstrProfWriter:
             if not sparse or any(_has_data(r) for r in by_hash.values())
             for rec in by_hash.values()
         ]
-        return InstrProfile(
-            kind=self.kind,
-            records=recs,
-            format="merged",
-            binary_ids=list(self.binary_ids),
-            traces=list(self.traces.traces),
-            trace_stream_size=self.traces.stream_size,
-            vtable_names=list(dict.fromkeys(self.vtable_names)),
-            symbols={},
-            explicit_frontend=self.frontend,
-            memprof=self.memprof,
-        )
+        return InstrProfile(records=recs, memprof=self.memprof, **self.profile_fields())
+
+    def profile_fields(self) -> dict[str, Any]:
+        """What the merged profile holds beside its records (a table writer's too)."""
+        return {
+            "kind": self.kind,
+            "format": "merged",
+            "binary_ids": list(self.binary_ids),
+            "traces": list(self.traces.traces),
+            "trace_stream_size": self.traces.stream_size,
+            "vtable_names": list(dict.fromkeys(self.vtable_names)),
+            "symbols": {},
+            "explicit_frontend": self.frontend,
+        }
 
     def invalid_records(self) -> list[InstrRecord]:
         """Records ``validateRecord`` rejects (LLVM warns after writing, keeps the file)."""

@@ -89,18 +89,8 @@ class TableWriter(InstrProfWriter):
                 with_data = {name for name, flag in zip(names, has.tolist(), strict=True) if flag}
                 has = np.fromiter(map(with_data.__contains__, names), dtype=bool, count=len(has))
             table = table.take(np.flatnonzero(has))
-        return TableProfile(
-            table=table,
-            distinct_values=True,  # a context's values are keyed by (site, value)
-            kind=self.kind,
-            format="merged",
-            binary_ids=list(self.binary_ids),
-            traces=list(self.traces.traces),
-            trace_stream_size=self.traces.stream_size,
-            vtable_names=list(dict.fromkeys(self.vtable_names)),
-            symbols={},
-            explicit_frontend=self.frontend,
-        )
+        # distinct values: a context's values are keyed by (site, value)
+        return TableProfile(table=table, distinct_values=True, **self.profile_fields())
 
 
 def has_duplicate_memop_values(profile: InstrProfile) -> bool:
