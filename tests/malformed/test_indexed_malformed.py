@@ -173,13 +173,19 @@ def test_summary_sizes_past_the_end(word: int) -> None:
     assert err.location.offset == 72
 
 
-def test_summary_with_fewer_fields_reads_missing_ones_as_zero() -> None:
-    """F and E come from the file; LLVM would read past the fields, we take 0."""
-    data = bytearray(golden("v13-vpcalls"))
-    struct.pack_into("<Q", data, 72, 2)  # NumSummaryFields 6 -> 2: entries start 32 bytes earlier
-    profile = read(memoryview(bytes(data)))
-    assert profile.summary.num_functions == 12
-    assert profile.summary.max_count == profile.summary.total_count == 0
+def test_an_item_past_the_end_is_located_inside_the_file() -> None:
+    """Bucket 20's offset with its low byte flipped to 0 (hypothesis found it) lands inside
+    another item, whose garbage lengths send the walk 16 MiB past the file: the error's
+    offset is the end of the file, and its text names the position."""
+    data = bytearray(golden("v05-stable"))
+    table = read(memoryview(bytes(data))).table
+    at = table.table_offset + 16 + 8 * 20
+    assert data[at] != 0
+    data[at] = 0
+    err = fails(bytes(data))
+    assert err.location.offset == len(data)
+    assert err.location.field == "hash_table.item"
+    assert f"past the end ({len(data)} bytes)" in str(err.location.found)
 
 
 # -- sections after the table -------------------------------------------------------------

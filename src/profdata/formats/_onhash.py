@@ -401,8 +401,8 @@ class OnDiskHashTable:
                 "a bucket's item count runs past the end of the file",
                 field=f"{self.field}.item_count",
                 expected="2 bytes",
-                found=f"{max(len(self._data) - pos, 0)} bytes left",
-                at=pos,
+                found=_left(len(self._data), pos),
+                at=min(pos, len(self._data)),
                 llvm_message=self.item_fault,
             )
         # A count of 0 (LLVM writes none) is taken as LLVM takes it: ``find`` sees an
@@ -422,8 +422,8 @@ class OnDiskHashTable:
                 "an item header runs past the end of the file",
                 field=f"{self.field}.item",
                 expected=f"{header.size} bytes",
-                found=f"{max(end - pos, 0)} bytes left",
-                at=pos,
+                found=_left(end, pos),
+                at=min(pos, end),
                 llvm_message=self.item_fault,
             )
         key_offset = pos + header.size
@@ -457,3 +457,11 @@ class OnDiskHashTable:
                 llvm_message=self.item_fault,
             )
         return ItemRef(key_hash, key_offset, key_length, key_offset + key_length, data_length)
+
+
+def _left(end: int, pos: int) -> str:
+    """What is left of the file at ``pos``; a position past its end is named, and the
+    error's offset is then the end of the file (an offset is always inside the file)."""
+    if pos > end:
+        return f"a position {pos} past the end ({end} bytes)"
+    return f"{end - pos} bytes left"

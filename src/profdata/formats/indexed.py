@@ -89,6 +89,7 @@ from profdata.releases import Release
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
 _U64X2 = struct.Struct("<QQ")
 _EMPTY_COUNTS = np.zeros(0, dtype=np.uint64)
+_U32 = 0xFFFFFFFF  # ``uint32_t`` arithmetic of ``Summary::getSize``
 
 
 def truncated_header_error(layout: IndexedLayout) -> type[FormatError]:
@@ -586,31 +587,45 @@ def read(
 
 
 def _read_summary(cur: ByteReader, field: str) -> ProfileSummary:
-    """``IndexedInstrProf::Summary`` with the field and entry counts the file states."""
+    """``IndexedInstrProf::Summary`` as ``readSummary`` reads it, which is not always as the
+    file states it.
+
+    LLVM sizes the summary with ``Summary::getSize``, whose counts and result
+    are ``uint32_t``, copies that many bytes, and reads from the copy: field
+    ``K`` at word ``2 + K`` whatever NumSummaryFields says, the cutoff entries
+    ``NumSummaryFields`` words after the fields in 64-bit pointer arithmetic.
+    The summary ends (and the hash table's payload begins) where that size
+    says.  So a field count of ``2**64 - 2`` makes the summary 64 bytes
+    shorter and its entries start 16 bytes before the fields, all inside the
+    copy.  Where the copy runs past the end of the file, or the entries lie
+    outside it, LLVM reads memory that is not the file (garbage or a crash):
+    that stays a located error here.  Fields past the copy read as 0.
+    """
     start = cur.pos
     cur.require(16, f"{field}.num_summary_fields", MalformedError)
     num_fields, num_entries = cur.words(2, f"{field}.num_summary_fields")
-    # LLVM finds the entries NumSummaryFields words on in 64-bit pointer arithmetic, and
-    # sizes the summary with both counts cut to uint32_t: a field count whose top three
-    # bits are set reads as the count without them (anything else past 2**32 crashes it)
-    num_fields &= (1 << 61) - 1
-    if num_fields > cur.remaining // 8 or num_entries > (cur.remaining // 8 - num_fields) // 3:
+    size = (16 + 24 * (num_entries & _U32) + 8 * (num_fields & _U32)) & _U32
+    entries_at = (16 + 8 * num_fields) % (1 << 64)  # from the summary's start
+    if size < 16 or size - 16 > cur.remaining or entries_at + 24 * num_entries > size:
         cur.fail(
             MalformedError,
             f"the {field.replace('_', ' ')} runs past the end of the file",
             field=f"{field}.num_cutoff_entries",
-            expected=f"<= {cur.remaining} bytes",
-            found=f"{num_fields} fields and {num_entries} entries",
+            expected=f"<= {cur.remaining + 16} bytes, its entries inside them",
+            found=f"{size} bytes of {num_fields} fields and {num_entries} entries",
             at=start,
             # LLVM reads on past the end, and the hash table's items from there
             llvm_message=PROFILE_DATA_EMPTY,
         )
-    stored = cur.array("<u8", num_fields, f"{field}.fields").tolist()
-    padded = (stored + [0] * len(SUMMARY_FIELDS))[: len(SUMMARY_FIELDS)]
+    copy = np.frombuffer(cur.data, dtype="<u8", count=size // 8, offset=start)
+    stated = copy[2 : 2 + len(SUMMARY_FIELDS)].tolist()
+    padded = (stated + [0] * len(SUMMARY_FIELDS))[: len(SUMMARY_FIELDS)]
     values = dict(zip(SUMMARY_FIELDS, padded, strict=True))
     for narrow in ("num_functions", "num_counts"):  # uint32_t in llvm::ProfileSummary
         values[narrow] &= 0xFFFFFFFF
-    entries = cur.array("<u8", 3 * num_entries, f"{field}.entries").reshape(-1, 3).tolist()
+    first = entries_at // 8
+    entries = copy[first : first + 3 * num_entries].reshape(-1, 3).tolist()
+    cur.seek(start + size)
     return ProfileSummary(
         **values,
         detailed=tuple(SummaryEntry(c & 0xFFFFFFFF, m, n) for c, m, n in entries),
