@@ -115,8 +115,13 @@ def call_targets(
     ``slots_per_address`` slots a function, else through address buckets."""
     pointers = data["function_pointer"].astype(np.uint64)
     known = pointers != 0
-    addresses, first = np.unique(pointers[known], return_index=True)
-    refs = data["name_ref"].astype(np.uint64)[known][first]
+    addresses = pointers[known]
+    refs = data["name_ref"].astype(np.uint64)[known]
+    # compilers lay the records out by address: then every address is distinct and first
+    # (no sort); else the first record of each address keeps it
+    if len(addresses) > 1 and not bool(np.all(addresses[1:] > addresses[:-1])):
+        addresses, first = np.unique(addresses, return_index=True)
+        refs = refs[first]
     # the distinct NameRefs and 0, and where each address's NameRef is among them
     values, position = np.unique(np.append(refs, np.uint64(0)), return_inverse=True)
     address_ids, unknown = position[:-1], int(position[-1])

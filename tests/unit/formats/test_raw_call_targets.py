@@ -36,6 +36,11 @@ def _case(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], int, int]:
     steps = draw(st.lists(st.integers(1, gap), min_size=count, max_size=count))
     pointers = [base + align * sum(steps[: i + 1]) for i in range(count)]
     pointers += [0] * draw(st.integers(0, 2))  # functions without an address
+    # records out of address order, or two at one address (the first one's NameRef wins):
+    # the map sorts them; laid out by address, it takes them as they come
+    pointers += pointers[: draw(st.integers(0, 2))]
+    if draw(st.booleans()):
+        pointers = draw(st.permutations(pointers))
     refs = draw(st.lists(st.integers(1, _FULL), min_size=len(pointers), max_size=len(pointers)))
     offset = draw(st.integers(0, mask))
     near = [p + d for p in pointers if p for d in (-align, -1, 0, 1, align)]
