@@ -36,6 +36,7 @@ from profdata.formats.raw_values import (
     scan_blobs,
     value_columns,
 )
+from profdata.formats.raw_vtable_map import VTableMap
 from profdata.model.instr import Counts, InstrRecord, RecordColumns, spans
 from profdata.model.kinds import ProfileKind, ValueKind
 from profdata.model.record_table import RecordTable
@@ -89,7 +90,8 @@ class AddressMap:
     Indirect-call targets are function addresses: the record whose
     FunctionPointer equals the address gives the NameRef (first record in
     file order wins on duplicates).  VTable targets are address points inside
-    a vtable: closed interval ``[VTablePointer, VTablePointer + VTableSize]``.
+    a vtable: closed interval ``[VTablePointer, VTablePointer + VTableSize]``, found as
+    LLVM's ``IntervalMap`` finds it (:mod:`profdata.formats.raw_vtable_map`).
     Anything unmatched becomes 0, LLVM's "external symbol".
     """
 
@@ -98,14 +100,13 @@ class AddressMap:
         known = pointers != 0
         self.addresses, first = np.unique(pointers[known], return_index=True)
         self.refs = data["name_ref"].astype(np.uint64)[known][first]
-        starts = vtables["vtable_pointer"].astype(np.uint64)
-        known = starts != 0
-        order = np.argsort(starts[known], kind="stable")
-        self.vtable_starts = starts[known][order]
-        self.vtable_ends = (
-            self.vtable_starts + vtables["vtable_size"].astype(np.uint64)[known][order]
+        pointers = vtables["vtable_pointer"]
+        self.vtables = VTableMap(
+            pointers.astype(np.uint64),
+            vtables["vtable_size"].astype(np.uint64),
+            vtables["vtable_name_hash"].astype(np.uint64),
+            8 * pointers.dtype.itemsize,
         )
-        self.vtable_refs = vtables["vtable_name_hash"].astype(np.uint64)[known][order]
 
     def translate(self, kind: int, values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:
         if kind == ValueKind.INDIRECT_CALL_TARGET:
@@ -114,12 +115,7 @@ class AddressMap:
             idx = np.minimum(np.searchsorted(self.addresses, values), len(self.addresses) - 1)
             return np.where(self.addresses[idx] == values, self.refs[idx], np.uint64(0))
         if kind == ValueKind.VTABLE_TARGET:
-            if not len(self.vtable_starts):
-                return np.zeros_like(values)
-            idx = np.searchsorted(self.vtable_starts, values, side="right") - 1
-            safe = np.maximum(idx, 0)
-            hit = (idx >= 0) & (values <= self.vtable_ends[safe])
-            return np.where(hit, self.vtable_refs[safe], np.uint64(0))
+            return self.vtables.lookup(values)
         return values
 
 
