@@ -20,7 +20,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, TypedDict
 
 import numpy as np
 import numpy.typing as npt
@@ -93,6 +93,19 @@ class ContextWarning:
 
 Diagnostic = RecordWarning | ContextWarning | InputFailure | FilterNote
 DiagnosticSink = Callable[[Diagnostic], None]
+
+
+class ProfileFields(TypedDict):
+    """The :class:`InstrProfile` fields a writer gives its merged profile beside the records."""
+
+    kind: ProfileKind
+    format: str
+    binary_ids: list[bytes]
+    traces: list[TemporalTrace]
+    trace_stream_size: int
+    vtable_names: list[str]
+    symbols: dict[int, str]
+    explicit_frontend: bool
 
 
 # -- one writer context -----------------------------------------------------------
@@ -309,7 +322,7 @@ class InstrProfWriter:
         ]
         return InstrProfile(records=recs, memprof=self.memprof, **self.profile_fields())
 
-    def profile_fields(self) -> dict[str, Any]:
+    def profile_fields(self) -> ProfileFields:
         """What the merged profile holds beside its records (a table writer's too)."""
         return {
             "kind": self.kind,
