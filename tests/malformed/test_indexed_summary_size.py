@@ -24,9 +24,10 @@ import pytest
 
 from profdata.errors import MalformedError
 from profdata.formats.indexed import read
-from profdata.formats.indexed_layout import layout
 from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
+from tests.malformed.test_indexed_summary_field_count import _fields_at as _summary_at
+from tests.malformed.test_indexed_summary_field_count import _with_fields
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "indexed"
 #: a golden per release; no CS profile, whose CS summary is then read from the shifted
@@ -35,22 +36,16 @@ FILES = {14: "v07-vpcalls", 16: "v07-stable", 19: "v12-temporal", 22: "v13-vpcal
 SHORTER = (1 << 64) - 2  # getSize: 16 + 24 * 16 + 8 * (2**32 - 2) wraps to 384, not 448
 
 
-def _summary_at(data: bytes | bytearray) -> int:
-    (version,) = struct.unpack_from("<Q", data, 8)
-    return layout(version & 0xFFFFFFFF).header_size
-
-
-def _with_fields(name: str, fields: int) -> bytes:
-    data = bytearray((GOLDEN / f"{name}.profdata").read_bytes())
-    at = _summary_at(data)
-    assert struct.unpack_from("<QQ", data, at) == (6, 16)  # the goldens' own counts
-    struct.pack_into("<Q", data, at, fields)
-    return bytes(data)
+def _counts(data: bytes) -> tuple[int, int]:
+    """NumSummaryFields and NumCutoffEntries as the file states them."""
+    stated: tuple[int, int] = struct.unpack_from("<QQ", data, _summary_at(data))
+    return stated
 
 
 @pytest.mark.parametrize("name", sorted(set(FILES.values())))
 def test_a_wrapped_size_reads_the_entries_from_the_summary_start(name: str) -> None:
     data = _with_fields(name, SHORTER)
+    assert _counts(data) == (SHORTER, 16)
     at = _summary_at(data)
     words = struct.unpack_from("<48Q", data, at)
     summary = read(memoryview(data)).summary
@@ -93,6 +88,7 @@ def test_commands_match_the_real_tool(
     name = FILES[rel]
     path = tmp_path / "wrapped.profdata"
     path.write_bytes(_with_fields(name, SHORTER))
+    assert _counts(path.read_bytes())[1] == 16  # what SHORTER's arithmetic assumes
     good = GOLDEN / f"{name}.profdata"
     commands = [
         ["overlap", str(path), str(good)],  # LLVM 22 succeeds: profdata refused the file
