@@ -122,7 +122,7 @@ def test_disjoint_intervals_are_a_plain_lookup(
         np.array([refs[i] for i in index], dtype=np.uint64),
         64,
     )
-    assert (table.leaf is not None) == (len(starts) <= ROOT_LEAF_CAPACITY)
+    assert table.in_leaf == (len(starts) <= ROOT_LEAF_CAPACITY)
     stops = [a + s for a, s in zip(starts, sizes, strict=True)]
     expected = [_plain(starts, stops, refs, x) for x in probes]
     assert table.lookup(np.array(probes, dtype=np.uint64)).tolist() == expected

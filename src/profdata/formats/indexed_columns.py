@@ -21,7 +21,7 @@ import numpy.typing as npt
 
 from profdata.formats._onhash import FileWords, ItemArrays
 from profdata.formats.indexed_layout import IndexedLayout
-from profdata.formats.indexed_records import any_reads_nothing
+from profdata.formats.indexed_records import reads_nothing
 from profdata.formats.raw_values import ValueRecords, decode_sites, value_columns
 from profdata.model.instr import InstrRecord, RecordColumns, ValueSite, spans
 from profdata.model.kinds import ValueKind
@@ -166,12 +166,12 @@ def decode_bulk(
     ``num_kinds`` is the reading release's ``IPVK_Last + 1``.
     """
     begin, size = items.data_offset, items.data_length
-    if any_reads_nothing(size):
+    if bool(np.any(reads_nothing(size))):
         return None
     end = begin + size
     steps: list[tuple[Ints, npt.NDArray[np.uint64], Ints, Ints, Ints, Ints, Ints]] = []
     rows: list[ValueRecords] = []  # each step's kind records, blob indexing its records
-    live = np.arange(len(size))  # every item holds a hash and more (any_reads_nothing)
+    live = np.arange(len(size))  # every item holds a hash and more (reads_nothing)
     if not layout.has_num_counts:
         at = begin[live]
         none = np.full(len(live), -1, dtype=np.int64)

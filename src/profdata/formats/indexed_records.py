@@ -12,7 +12,7 @@ way and hands back to this decoder when anything is unusual.
 from __future__ import annotations
 
 import struct
-from typing import NoReturn
+from typing import NoReturn, overload
 
 import numpy as np
 import numpy.typing as npt
@@ -29,7 +29,6 @@ __all__ = [
     "VALUE_KIND_LAST",
     "WRAPPING_LENGTH",
     "RecordDecoder",
-    "any_reads_nothing",
     "reads_nothing",
 ]
 
@@ -43,18 +42,17 @@ PROFILE_DATA_EMPTY = "malformed instrumentation profile data: profile data is em
 WRAPPING_LENGTH = (1 << 64) - (1 << 47)
 
 
-def reads_nothing(length: int) -> bool:
+@overload
+def reads_nothing(length: int) -> bool: ...
+@overload
+def reads_nothing(length: npt.NDArray[np.int64]) -> npt.NDArray[np.bool_]: ...
+def reads_nothing(length: int | npt.NDArray[np.int64]) -> bool | npt.NDArray[np.bool_]:
     """Whether ``InstrProfLookupTrait::ReadData`` gives no records for an item of ``length``
     data bytes without reading a byte of them (or of the key): not a multiple of 8, no
     more than the function hash, or wrapping; ``getRecords`` then fails the item with
-    "profile data is empty", wherever its key and data would lie."""
-    return length % 8 != 0 or length <= 8 or length >= WRAPPING_LENGTH
-
-
-def any_reads_nothing(lengths: npt.NDArray[np.int64]) -> bool:
-    """:func:`reads_nothing` of any of ``lengths`` (the bulk decoder's items, which lie in
-    the file: none wraps), so that both decoders decline the same items."""
-    return bool(np.any((lengths % 8 != 0) | (lengths <= 8)))
+    "profile data is empty", wherever its key and data would lie.  Of an array of lengths
+    (the bulk decoder's items), the same per item."""
+    return (length % 8 != 0) | (length <= 8) | (length >= WRAPPING_LENGTH)
 
 
 _U64 = struct.Struct("<Q")

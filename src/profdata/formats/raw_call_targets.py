@@ -108,6 +108,21 @@ class CallTargets:
         return ids
 
 
+def function_addresses(
+    pointers: U64s, name_refs: npt.NDArray[np.unsignedinteger], known: npt.NDArray[np.bool_]
+) -> tuple[U64s, U64s]:
+    """``InstrProfSymtab::mapAddress`` of every record with a FunctionPointer: the distinct
+    addresses, ascending, each with the NameRef of its first record in file order."""
+    addresses = pointers[known]
+    refs = name_refs.astype(np.uint64)[known]
+    # compilers lay the records out by address: then every address is distinct and first
+    # (no sort); else the first record of each address keeps it
+    if len(addresses) > 1 and not bool(np.all(addresses[1:] > addresses[:-1])):
+        addresses, first = np.unique(addresses, return_index=True)
+        refs = refs[first]
+    return addresses, refs
+
+
 def call_targets(
     data: npt.NDArray[np.void], slots_per_address: int = _DIRECT_SLOTS_PER_ADDRESS
 ) -> CallTargets:
@@ -115,13 +130,7 @@ def call_targets(
     ``slots_per_address`` slots a function, else through address buckets."""
     pointers = data["function_pointer"].astype(np.uint64)
     known = pointers != 0
-    addresses = pointers[known]
-    refs = data["name_ref"].astype(np.uint64)[known]
-    # compilers lay the records out by address: then every address is distinct and first
-    # (no sort); else the first record of each address keeps it
-    if len(addresses) > 1 and not bool(np.all(addresses[1:] > addresses[:-1])):
-        addresses, first = np.unique(addresses, return_index=True)
-        refs = refs[first]
+    addresses, refs = function_addresses(pointers, data["name_ref"], known)
     # the distinct NameRefs and 0, and where each address's NameRef is among them
     values, position = np.unique(np.append(refs, np.uint64(0)), return_inverse=True)
     address_ids, unknown = position[:-1], int(position[-1])
@@ -161,4 +170,4 @@ def direct_table(
     return table, align_bits
 
 
-__all__ = ["CallTargets", "call_targets", "direct_table"]
+__all__ = ["CallTargets", "call_targets", "direct_table", "function_addresses"]

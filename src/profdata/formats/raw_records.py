@@ -27,6 +27,7 @@ from profdata.errors import (
     TruncatedError,
 )
 from profdata.formats._binary import pad8
+from profdata.formats.raw_call_targets import function_addresses
 from profdata.formats.raw_layout import UNSET_TIMESTAMPS
 from profdata.formats.raw_profile import NameTable
 from profdata.formats.raw_values import (
@@ -97,15 +98,13 @@ class AddressMap:
 
     def __init__(self, data: npt.NDArray[np.void], vtables: npt.NDArray[np.void]) -> None:
         pointers = data["function_pointer"].astype(np.uint64)
-        known = pointers != 0
-        self.addresses, first = np.unique(pointers[known], return_index=True)
-        self.refs = data["name_ref"].astype(np.uint64)[known][first]
-        pointers = vtables["vtable_pointer"]
+        self.addresses, self.refs = function_addresses(pointers, data["name_ref"], pointers != 0)
+        vtable_pointers = vtables["vtable_pointer"]
         self.vtables = VTableMap(
-            pointers.astype(np.uint64),
+            vtable_pointers.astype(np.uint64),
             vtables["vtable_size"].astype(np.uint64),
             vtables["vtable_name_hash"].astype(np.uint64),
-            8 * pointers.dtype.itemsize,
+            8 * vtable_pointers.dtype.itemsize,
         )
 
     def translate(self, kind: int, values: npt.NDArray[np.uint64]) -> npt.NDArray[np.uint64]:

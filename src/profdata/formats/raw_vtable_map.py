@@ -70,18 +70,22 @@ class VTableMap:
             stops = (starts + sizes[known].astype(np.uint64)) & width
         hashes = refs[known].astype(np.uint64)
         leaf = _root_leaf(starts.tolist(), stops.tolist(), hashes.tolist())
-        self.leaf: tuple[U64s, U64s, U64s] | None = None
+        #: the lookup is the root leaf's (else the intervals are taken as disjoint)
+        self.in_leaf = leaf is not None
         if leaf is not None:
             columns = np.array(leaf, dtype=np.uint64).reshape(-1, 3)
-            self.leaf = (columns[:, 0], columns[:, 1], columns[:, 2])
-        order = np.argsort(starts, kind="stable")
-        self.starts, self.stops, self.refs = starts[order], stops[order], hashes[order]
+            starts, stops, hashes = columns[:, 0], columns[:, 1], columns[:, 2]
+        else:
+            order = np.argsort(starts, kind="stable")
+            starts, stops, hashes = starts[order], stops[order], hashes[order]
+        #: the intervals as the lookup takes them: the leaf's order, or by start
+        self.starts, self.stops, self.refs = starts, stops, hashes
 
     def lookup(self, values: U64s) -> U64s:
-        if self.leaf is not None:
-            return self._leaf_lookup(values, *self.leaf)
         if not len(self.starts):
             return np.zeros_like(values)
+        if self.in_leaf:
+            return self._leaf_lookup(values, self.starts, self.stops, self.refs)
         idx = np.searchsorted(self.starts, values, side="right") - 1
         safe = np.maximum(idx, 0)
         hit = (idx >= 0) & (values <= self.stops[safe])
@@ -90,8 +94,6 @@ class VTableMap:
     @staticmethod
     def _leaf_lookup(values: U64s, starts: U64s, stops: U64s, refs: U64s) -> U64s:
         """``IntervalMap::lookup`` on the root leaf (``safeLookup``)."""
-        if not len(starts):
-            return np.zeros_like(values)
         inside = (values >= starts[0]) & (values <= stops[-1])
         reaches = stops[None, :] >= values[:, None]
         first = np.argmax(reaches, axis=1)  # some interval reaches every value inside
