@@ -273,7 +273,17 @@ class OnDiskHashTable:
         """NumEntries items read sequentially from the payload start (LLVM's ``data_begin``)."""
         return self._key_less_items() if self.key_less else self._keyed_items()
 
-    def _keyed_items(self) -> Iterator[ItemRef]:
+    def key_items(self) -> Iterator[ItemRef]:
+        """:meth:`items` as LLVM's ``key_iterator`` walks them (``keys()``, which
+        ``InstrProfSymtab::create`` takes): each key is read, each data block only
+        stepped over.  An item whose data runs past the end of the file is therefore
+        read whole when it is the last one; after another, the next item lies past
+        the end (where LLVM reads other memory), and that is the located error."""
+        if self.key_less:
+            return self._key_less_items()
+        return self._keyed_items(data_read=False)
+
+    def _keyed_items(self, data_read: bool = True) -> Iterator[ItemRef]:
         data = self._data
         end = len(data)
         pos = self.payload_offset
@@ -286,7 +296,8 @@ class OnDiskHashTable:
                 self._item(pos)  # raises the located error
             key_hash, key_length, data_length = unpack_item(data, pos)
             key_offset = pos + _ITEM_HEADER_SIZE
-            if key_length > end - key_offset or data_length > end - key_offset - key_length:
+            past = data_read and data_length > end - key_offset - key_length
+            if key_length > end - key_offset or past:
                 self._item(pos)  # raises the located error, or hands on an item never read
             data_offset = key_offset + key_length
             yield ItemRef(key_hash, key_offset, key_length, data_offset, data_length)

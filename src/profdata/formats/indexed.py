@@ -398,9 +398,9 @@ class IndexedProfile(InstrProfile):
                 vtables = []
             symbols = {md5_hash(name): name for name in vtables}
             listing = self._indexed.listing()
-            if listing is None:
+            if listing is None:  # getSymtab steps over the data: only the keys must read
                 table = self.table
-                for item in table.items():
+                for item in table.key_items():
                     key = table.key(item)
                     symbols[md5_hash_bytes(key)] = name_str(key)
             else:
