@@ -17,7 +17,7 @@ bytes, as ``StringRef`` does.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field, replace
 from enum import Enum, IntFlag
 from operator import itemgetter
@@ -529,18 +529,25 @@ def sort_by_string_map_key(profiles: Iterable[FunctionSamples]) -> list[Function
 
 
 def flatten_contexts(
-    profiles: Iterable[FunctionSamples], string_map: bool = False
-) -> dict[str, FunctionSamples]:
+    profiles: Iterable[FunctionSamples],
+    string_map: bool = False,
+    key: Callable[[str], object] | None = None,
+) -> list[FunctionSamples]:
     """``ProfileConverter::flattenProfile`` for CS profiles: merge contexts by leaf name
-    (13: :func:`string_map_name`).
+    (13: :func:`string_map_name`), each flat profile named as the first context met.
 
+    ``key`` is what the flat map tells names apart by: from 19 a ``SampleProfileMap``
+    holds a name under its ``FunctionId`` hash alone (the caller's
+    :func:`~profdata.model.sample_map_order.function_id_hash`), so the leaf of an MD5
+    context and the string name it is the MD5 of are one function; before, the name.
     A merge refused for a checksum mismatch leaves that context out, as in LLVM.
     """
-    flat: dict[str, FunctionSamples] = {}
+    flat: dict[object, FunctionSamples] = {}
     for fs in profiles:
         name = string_map_name(fs.context) if string_map else fs.name
-        target = flat.get(name)
+        at = name if key is None else key(name)
+        target = flat.get(at)
         if target is None:
-            target = flat[name] = FunctionSamples(SampleContext(name))
+            target = flat[at] = FunctionSamples(SampleContext(name))
         target.merge(fs)
-    return flat
+    return list(flat.values())

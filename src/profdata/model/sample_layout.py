@@ -44,6 +44,7 @@ from profdata.model.sample import (
 from profdata.model.sample_map_order import (
     K,
     context_hash,
+    flat_key,
     hash_map_table,
     profile_map_order,
     string_map_table,
@@ -201,8 +202,8 @@ def flatten_profile(profile: SampleProfile, md5_frames: bool = True) -> SamplePr
     ordered = profile_map_order(profile, md5_frames)
     table: dict[SampleContext, FunctionSamples] = {}
     if profile.is_cs:
-        for name, fs in flatten_contexts(ordered).items():
-            table[SampleContext(name)] = fs
+        for fs in flatten_contexts(ordered, key=flat_key(profile, md5_frames)):
+            table[fs.context] = fs
     else:
         for fs in ordered:
             flatten_nested(table, fs, profile.is_md5)

@@ -15,7 +15,8 @@ from __future__ import annotations
 
 import struct
 from bisect import bisect_left
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import TypeVar
 
 from profdata.model.llvm_containers import StringMapTable
@@ -373,6 +374,14 @@ def function_id_hash(name: str, md5_names: bool = False) -> int:
     from an MD5 name table (:func:`~profdata.model.sample.md5_name_value`)."""
     value = md5_name_value(name) if md5_names else None
     return md5_hash(name) if value is None else value & _M64
+
+
+def flat_key(profile: SampleProfile, md5_frames: bool) -> Callable[[str], object] | None:
+    """What a flattened ``SampleProfileMap`` tells names apart by
+    (:func:`~profdata.model.sample.flatten_contexts`): from 19 (``md5_frames``) the
+    ``FunctionId`` hash (decimal names as hash values in an MD5 profile); before, the
+    name (None)."""
+    return partial(function_id_hash, md5_names=profile.is_md5) if md5_frames else None
 
 
 def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: bool = False) -> int:

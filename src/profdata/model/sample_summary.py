@@ -25,7 +25,7 @@ from profdata.model.sample import (
     SampleProfile,
     flatten_contexts,
 )
-from profdata.model.sample_map_order import profile_map_order
+from profdata.model.sample_map_order import flat_key, profile_map_order
 from profdata.model.summary import DEFAULT_CUTOFFS, ProfileSummary, detailed_entries
 from profdata.releases import Release
 
@@ -94,7 +94,8 @@ def summarize_profile(
     profiles: Iterable[FunctionSamples] = profile.profiles.values()
     if profile.is_cs and contextless is not False:
         ordered = profile_map_order(profile, md5_frames, string_map=string_map)
-        profiles = flatten_contexts(ordered, string_map).values()
+        key = flat_key(profile, md5_frames)
+        profiles = flatten_contexts(ordered, string_map, key)
     return summarize_samples(profiles, cutoffs, skip_duplicated=skip_duplicated)
 
 

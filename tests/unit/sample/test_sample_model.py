@@ -113,10 +113,10 @@ def test_flatten_contexts_merges_by_leaf_and_skips_checksum_mismatch() -> None:
     b = FunctionSamples(ctx(("g", 2, 0), ("f", 0, 0)), 20, 2, function_hash=5)
     b.add_body_samples(LineLocation(1, 0), 6)
     c = FunctionSamples(ctx(("h", 3, 0), ("f", 0, 0)), 40, 4, function_hash=9)
-    flat = flatten_contexts([a, b, c])
-    assert list(flat) == ["f"]
-    assert (flat["f"].total_samples, flat["f"].head_samples) == (30, 3)
-    assert flat["f"].body_samples[LineLocation(1, 0)].samples == 10
+    [flat] = flatten_contexts([a, b, c])
+    assert flat.name == "f"
+    assert (flat.total_samples, flat.head_samples) == (30, 3)
+    assert flat.body_samples[LineLocation(1, 0)].samples == 10
 
 
 def test_summary_counts_inlinees_but_not_duplicated_ones() -> None:
