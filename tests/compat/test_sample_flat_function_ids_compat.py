@@ -9,8 +9,9 @@ apart when any other frame differs.  profdata flattened by name and counted both
 the merged summary (written in the extbinary's summary section) had more functions
 and other cutoffs, while the profiles were the same.  Found by ``tools/fuzz_llvm.py``
 (stops 50 and 51: an MD5 name table whose ``main`` lost a byte, merged with the string
-profile).  ``--convert-sample-profile-layout=flat`` flattens the same way.  Before 19
-the map compares names (the summary counts them apart, as profdata does).
+profile).  ``--convert-sample-profile-layout=flat`` flattens into the same map, CS
+contexts and nested inlinees alike.  Before 19 the map compares names (the summary
+counts them apart, as profdata does).
 
 The MD5 profile is the golden CS profile with ``main`` renamed, written with
 ``--use-md5``; its contexts under ``main`` differ from the string profile's, its leaves
@@ -34,18 +35,23 @@ from tests.conftest import CliResult
 
 pytestmark = pytest.mark.compat
 
-CS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "inputs" / "corpus-cs.txt"
+INPUTS = Path(__file__).resolve().parents[1] / "golden" / "sample" / "inputs"
+CS = INPUTS / "corpus-cs.txt"
+NESTED = INPUTS / "corpus-inline.txt"
 
 
-def _inputs(tmp_path: Path, rel: int, run_profdata: Callable[..., CliResult]) -> list[Path]:
-    """The MD5 profile of the renamed golden (written by profdata, whose ``--use-md5``
-    extbinary is the real tool's: ``test_sample_formats_goldens``) and the golden."""
+def _inputs(
+    tmp_path: Path, rel: int, run_profdata: Callable[..., CliResult], golden: Path = CS
+) -> list[Path]:
+    """The MD5 profile of the golden with ``main`` renamed (written by profdata, whose
+    ``--use-md5`` extbinary is the real tool's: ``test_sample_formats_goldens``) and the
+    golden."""
     renamed = tmp_path / "renamed.txt"
-    renamed.write_text(CS.read_text().replace("main", "mainx"))
+    renamed.write_text(golden.read_text().replace("main", "mainx"))
     md5 = tmp_path / "renamed.md5.extbinary"
     args = ["merge", "--sample", "--extbinary", "--use-md5", str(renamed), "-o", str(md5)]
     assert run_profdata(f"--llvm-release={rel}", *args).code == 0
-    return [md5, CS]
+    return [md5, golden]
 
 
 @pytest.mark.parametrize("rel", [14, 16, 19, 22])
@@ -86,3 +92,21 @@ def test_the_merged_summary_is_the_real_tools(
         tool, rel, [*flat, str(md5), str(text), "-o", "@OUT"], run_profdata, tmp_path
     )
     assert same and (real.returncode == 0) == (rel >= 19)
+
+
+@pytest.mark.parametrize("rel", [19, 22])
+def test_a_nested_profile_flattens_by_hash_as_the_real_tool(
+    rel: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    """``flattenNestedProfile`` fills the same map: an inlinee of the MD5 profile and the
+    string profile's function of that name become one flat profile."""
+    md5, text = _inputs(tmp_path, rel, run_profdata, NESTED)
+    tool = llvm_profdata(rel)
+    for fmt in ("--text", "--extbinary"):
+        flat = ["merge", "--sample", fmt, "--convert-sample-profile-layout=flat"]
+        args = [*flat, str(md5), str(text), "-o", "@OUT"]
+        same, real = tools.compare_with_tool(tool, rel, args, run_profdata, tmp_path)
+        assert real.returncode == 0 and same, args

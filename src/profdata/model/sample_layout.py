@@ -200,30 +200,37 @@ def _rebuild(profile: SampleProfile, table: dict[SampleContext, FunctionSamples]
 def flatten_profile(profile: SampleProfile, md5_frames: bool = True) -> SampleProfile:
     """``ProfileConverter::flattenProfile``: no contexts and no inlinees afterwards."""
     ordered = profile_map_order(profile, md5_frames)
-    table: dict[SampleContext, FunctionSamples] = {}
+    key = flat_key(profile, md5_frames)
     if profile.is_cs:
-        for fs in flatten_contexts(ordered, key=flat_key(profile, md5_frames)):
-            table[fs.context] = fs
+        flat = flatten_contexts(ordered, key=key)
     else:
+        nested: dict[object, FunctionSamples] = {}
         for fs in ordered:
-            flatten_nested(table, fs, profile.is_md5)
-    out = _rebuild(profile, table)
+            flatten_nested(nested, fs, profile.is_md5, key)
+        flat = list(nested.values())
+    out = _rebuild(profile, {fs.context: fs for fs in flat})
     out.is_cs = False
     return out
 
 
 def flatten_nested(
-    table: dict[SampleContext, FunctionSamples], fs: FunctionSamples, md5: bool = False
+    table: dict[object, FunctionSamples],
+    fs: FunctionSamples,
+    md5: bool = False,
+    key: Callable[[str], object] | None = None,
 ) -> None:
     """``flattenNestedProfile``: inlinees become top-level profiles; call sites keep
     the inlinees' entry samples as body samples and call targets.
 
     Callees go in LLVM's map order (location, then name): the new total is clamped
-    at zero after each callee, so the order decides it.
+    at zero after each callee, so the order decides it.  ``table`` is keyed as
+    :func:`~profdata.model.sample.flatten_contexts` keys its map (``key``: from 19
+    the ``FunctionId`` hash; None: the context), the first profile met naming each.
     """
-    target = table.get(fs.context)
+    at: object = fs.context if key is None else key(fs.name)
+    target = table.get(at)
     if target is None:
-        target = table[fs.context] = FunctionSamples(
+        target = table[at] = FunctionSamples(
             fs.context, 0, fs.head_samples, function_hash=fs.function_hash,
             attributes=fs.attributes,
         )  # fmt: skip
@@ -240,7 +247,7 @@ def flatten_nested(
         target.add_called_target_samples(loc, callee.name, entry)
         total = total - callee.total_samples if total >= callee.total_samples else 0
         total = (total + entry) & U64  # uint64_t arithmetic: the sum wraps
-        flatten_nested(table, callee, md5)
+        flatten_nested(table, callee, md5, key)
     target.add_total_samples(total)
     target.head_samples = target.head_samples_estimate(False)
 
