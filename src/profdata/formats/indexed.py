@@ -24,6 +24,7 @@ from __future__ import annotations
 import copy
 import struct
 from collections.abc import Iterator, Sequence
+from contextlib import suppress
 from typing import NamedTuple, overload
 
 import numpy as np
@@ -398,20 +399,37 @@ class IndexedProfile(InstrProfile):
                 vtables = []
             symbols = {md5_hash(name): name for name in vtables}
             listing = self._indexed.listing()
-            if listing is None:  # getSymtab steps over the data: only the keys must read
-                table = self.table
-                for item in table.key_items():
-                    key = table.key(item)
-                    symbols[md5_hash_bytes(key)] = name_str(key)
+            if listing is None:
+                symbols.update(self._walked_symbols())
             else:
+                names = listing.names
                 hashes = self._hashing.take(self._key_hashes)
-                symbols.update(zip(hashes, listing.names, strict=True))
+                if "" in names:  # addFuncName refuses it: the names after it are not added
+                    names = names[: names.index("")]
+                symbols.update(zip(hashes, names, strict=False))
             self._symbols = symbols
         return self._symbols
 
     @symbols.setter
     def symbols(self, value: dict[int, str]) -> None:
         self._symbols = value or None
+
+    def _walked_symbols(self) -> dict[int, str]:
+        """``InstrProfSymtab::create`` over the keys of a table the bulk listing declines:
+        the walk steps over each item's data (only the keys must read, see
+        :meth:`OnDiskHashTable.key_items`) and stops at the first empty name, whose
+        "function name is empty" ``getSymtab`` swallows, keeping the names before it.
+        Where the walk leaves the file, LLVM reads names from other memory: the names
+        read before stay (what it reads there cannot be known)."""
+        table = self.table
+        symbols: dict[int, str] = {}
+        with suppress(ProfdataError):
+            for item in table.key_items():
+                key = table.key(item)
+                if not key:
+                    break
+                symbols[md5_hash_bytes(key)] = name_str(key)
+        return symbols
 
     def hash_names_meanwhile(self) -> None:
         if self._symbols is not None:
