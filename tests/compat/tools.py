@@ -171,13 +171,17 @@ def differing(
     run_profdata: Callable[..., CliResult],
     scratch: Path,
     *,
+    first_error_line: bool = False,
     stderr: str = "",
 ) -> list[str]:
     """The commands (``@OUT`` marks the output) on which profdata and the real tool differ
-    (``stderr``: see :func:`compare_with_tool`)."""
+    (``first_error_line``, ``stderr``: see :func:`compare_with_tool`)."""
     found = []
     for args in commands:
-        same, real = compare_with_tool(tool, release, args, run_profdata, scratch, stderr=stderr)
+        same, real = compare_with_tool(
+            tool, release, args, run_profdata, scratch,
+            first_error_line=first_error_line, stderr=stderr,
+        )  # fmt: skip
         if not same:
             found.append(f"{' '.join(args)} (llvm exit {real.returncode})")
     return found

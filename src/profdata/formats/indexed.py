@@ -400,13 +400,14 @@ class IndexedProfile(InstrProfile):
             symbols = {md5_hash(name): name for name in vtables}
             listing = self._indexed.listing()
             if listing is None:
-                symbols.update(self._walked_symbols())
+                keys = self._walked_keys()
             else:
-                names = listing.names
                 hashes = self._hashing.take(self._key_hashes)
-                if "" in names:  # addFuncName refuses it: the names after it are not added
-                    names = names[: names.index("")]
-                symbols.update(zip(hashes, names, strict=False))
+                keys = list(zip(hashes, listing.names, strict=True))
+            for key_hash, name in keys:
+                if not name:  # addFuncName refuses it; getSymtab keeps the names before it
+                    break
+                symbols[key_hash] = name
             self._symbols = symbols
         return self._symbols
 
@@ -414,22 +415,19 @@ class IndexedProfile(InstrProfile):
     def symbols(self, value: dict[int, str]) -> None:
         self._symbols = value or None
 
-    def _walked_symbols(self) -> dict[int, str]:
-        """``InstrProfSymtab::create`` over the keys of a table the bulk listing declines:
-        the walk steps over each item's data (only the keys must read, see
-        :meth:`OnDiskHashTable.key_items`) and stops at the first empty name, whose
-        "function name is empty" ``getSymtab`` swallows, keeping the names before it.
-        Where the walk leaves the file, LLVM reads names from other memory: the names
-        read before stay (what it reads there cannot be known)."""
+    def _walked_keys(self) -> list[tuple[int, str]]:
+        """The keys of a table the bulk listing declines, with their MD5s, as
+        ``InstrProfSymtab::create`` walks them: stepping over each item's data (only the
+        keys must read, see :meth:`OnDiskHashTable.key_items`).  Where the walk leaves the
+        file, LLVM reads names from other memory: the keys read before stay (what it reads
+        there cannot be known)."""
         table = self.table
-        symbols: dict[int, str] = {}
+        keys: list[tuple[int, str]] = []
         with suppress(ProfdataError):
             for item in table.key_items():
                 key = table.key(item)
-                if not key:
-                    break
-                symbols[md5_hash_bytes(key)] = name_str(key)
-        return symbols
+                keys.append((md5_hash_bytes(key), name_str(key)))
+        return keys
 
     def hash_names_meanwhile(self) -> None:
         if self._symbols is not None:
