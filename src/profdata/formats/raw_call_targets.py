@@ -18,6 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.bucketed import BucketedValues
+from profdata.model.cxx_algo import sort as cxx_sort
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
@@ -112,15 +113,50 @@ def function_addresses(
     pointers: U64s, name_refs: npt.NDArray[np.unsignedinteger], known: npt.NDArray[np.bool_]
 ) -> tuple[U64s, U64s]:
     """``InstrProfSymtab::mapAddress`` of every record with a FunctionPointer: the distinct
-    addresses, ascending, each with the NameRef of its first record in file order."""
+    addresses, ascending, each with the NameRef ``getFunctionHashFromAddress`` finds.
+
+    ``finalizeSymtab`` sorts the (address, NameRef) pairs, in file order, with
+    ``llvm::sort`` by address alone, and the lookup takes the first pair of an
+    address.  Where two records share an address with different NameRefs (identical
+    code folding, or damage), that is the one libstdc++'s introsort leaves first:
+    the first in file order only while there are at most 16 pairs.
+    """
     addresses = pointers[known]
     refs = name_refs.astype(np.uint64)[known]
     # compilers lay the records out by address: then every address is distinct and first
     # (no sort); else the first record of each address keeps it
     if len(addresses) > 1 and not bool(np.all(addresses[1:] > addresses[:-1])):
-        addresses, first = np.unique(addresses, return_index=True)
-        refs = refs[first]
+        order = np.argsort(addresses, kind="stable")
+        ordered, ordered_refs = addresses[order], refs[order]
+        starts = np.append(True, ordered[1:] != ordered[:-1])
+        first = np.flatnonzero(starts)
+        if bool(np.any(ordered_refs != ordered_refs[first][np.cumsum(starts) - 1])):
+            return _introsort_firsts(addresses, refs)
+        addresses, refs = ordered[first], ordered_refs[first]
     return addresses, refs
+
+
+class _Mapped:
+    """One ``AddrToMD5Map`` pair, compared as ``less_first`` compares: by address only."""
+
+    __slots__ = ("address", "ref")
+
+    def __init__(self, address: int, ref: int) -> None:
+        self.address = address
+        self.ref = ref
+
+    def __lt__(self, other: _Mapped) -> bool:
+        return self.address < other.address
+
+
+def _introsort_firsts(addresses: U64s, refs: U64s) -> tuple[U64s, U64s]:
+    """The distinct addresses, each with the NameRef ``std::sort`` leaves first."""
+    pairs = [_Mapped(a, r) for a, r in zip(addresses.tolist(), refs.tolist(), strict=True)]
+    cxx_sort(pairs)
+    ordered = np.array([p.address for p in pairs], dtype=np.uint64)
+    ordered_refs = np.array([p.ref for p in pairs], dtype=np.uint64)
+    first = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
+    return ordered[first], ordered_refs[first]
 
 
 def call_targets(

@@ -89,10 +89,11 @@ class AddressMap:
     """``InstrProfSymtab``'s address maps of one raw profile, as sorted numpy arrays.
 
     Indirect-call targets are function addresses: the record whose
-    FunctionPointer equals the address gives the NameRef (first record in
-    file order wins on duplicates).  VTable targets are address points inside
-    a vtable: closed interval ``[VTablePointer, VTablePointer + VTableSize]``, found as
-    LLVM's ``IntervalMap`` finds it (:mod:`profdata.formats.raw_vtable_map`).
+    FunctionPointer equals the address gives the NameRef (on duplicates, the one
+    ``std::sort`` leaves first: :func:`function_addresses`).  VTable targets are
+    address points inside a vtable: closed interval ``[VTablePointer, VTablePointer +
+    VTableSize]``, found as LLVM's ``IntervalMap`` finds it
+    (:mod:`profdata.formats.raw_vtable_map`).
     Anything unmatched becomes 0, LLVM's "external symbol".
     """
 
