@@ -4,9 +4,10 @@
 ``finalizeSymtab`` sorts the (FunctionPointer, NameRef) pairs, in file order, with
 ``llvm::sort(AddrToMD5Map, less_first())`` -- libstdc++'s introsort, compared by address
 alone -- and ``getFunctionHashFromAddress`` takes the first pair of an address.  Past
-16 pairs that is not the first in file order, which profdata took.  Identical code
-folding gives real programs such functions; the case here is damage: one record's
-FunctionPointer overwritten with another's (``tools/fuzz_llvm.py``, stop 51: 14's
+16 pairs that is not the first in file order, which profdata took.  A compiler's own
+runtime gives no such file (each instrumented function's counters keep the linker's
+identical code folding from merging it with another); the case here is damage, one
+record's FunctionPointer overwritten with another's (``tools/fuzz_llvm.py``, stop 51: 14's
 ``overlap`` said "IndirectCall profile overlap 93.667%" where profdata said 74.667%).
 """
 

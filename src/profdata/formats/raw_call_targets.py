@@ -117,9 +117,11 @@ def function_addresses(
 
     ``finalizeSymtab`` sorts the (address, NameRef) pairs, in file order, with
     ``llvm::sort`` by address alone, and the lookup takes the first pair of an
-    address.  Where two records share an address with different NameRefs (identical
-    code folding, or damage), that is the one libstdc++'s introsort leaves first:
-    the first in file order only while there are at most 16 pairs.
+    address.  Where two records share an address with different NameRefs (damage, or
+    a runtime that writes wrong addresses: each function's own counters keep the
+    linker's identical code folding from merging instrumented functions), that is
+    the one libstdc++'s introsort leaves first, the first in file order only while
+    there are at most 16 pairs.
     """
     addresses = pointers[known]
     refs = name_refs.astype(np.uint64)[known]
