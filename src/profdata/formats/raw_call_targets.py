@@ -18,7 +18,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.bucketed import BucketedValues
-from profdata.model.cxx_algo import sort as cxx_sort
+from profdata.model.cxx_algo import sort_by
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
@@ -125,8 +125,8 @@ def function_addresses(
     """
     addresses = pointers[known]
     refs = name_refs.astype(np.uint64)[known]
-    # compilers lay the records out by address: then every address is distinct and first
-    # (no sort); else the first record of each address keeps it
+    # compilers lay the records out by address: then every address is distinct (no sort);
+    # else a shared address keeps its first record's NameRef when all of them agree
     if len(addresses) > 1 and not bool(np.all(addresses[1:] > addresses[:-1])):
         order = np.argsort(addresses, kind="stable")
         ordered, ordered_refs = addresses[order], refs[order]
@@ -138,27 +138,12 @@ def function_addresses(
     return addresses, refs
 
 
-class _Mapped:
-    """One ``AddrToMD5Map`` pair, compared as ``less_first`` compares: by address only."""
-
-    __slots__ = ("address", "ref")
-
-    def __init__(self, address: int, ref: int) -> None:
-        self.address = address
-        self.ref = ref
-
-    def __lt__(self, other: _Mapped) -> bool:
-        return self.address < other.address
-
-
 def _introsort_firsts(addresses: U64s, refs: U64s) -> tuple[U64s, U64s]:
     """The distinct addresses, each with the NameRef ``std::sort`` leaves first."""
-    pairs = [_Mapped(a, r) for a, r in zip(addresses.tolist(), refs.tolist(), strict=True)]
-    cxx_sort(pairs)
-    ordered = np.array([p.address for p in pairs], dtype=np.uint64)
-    ordered_refs = np.array([p.ref for p in pairs], dtype=np.uint64)
-    first = np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))
-    return ordered[first], ordered_refs[first]
+    order = np.array(sort_by(range(len(addresses)), addresses.tolist()), dtype=np.int64)
+    ordered = addresses[order]
+    first = order[np.flatnonzero(np.append(True, ordered[1:] != ordered[:-1]))]
+    return addresses[first], refs[first]
 
 
 def call_targets(

@@ -18,7 +18,8 @@ elements compared with ``<`` only.  Debian's LLVM builds link libstdc++.
 
 from __future__ import annotations
 
-from typing import Any, Protocol, TypeVar
+from collections.abc import Sequence
+from typing import Any, Generic, Protocol, TypeVar
 
 
 class _Ordered(Protocol):
@@ -26,6 +27,7 @@ class _Ordered(Protocol):
 
 
 T = TypeVar("T", bound=_Ordered)
+E = TypeVar("E")
 
 #: ``_S_threshold``: ranges up to this long are left to the final insertion sort
 _THRESHOLD = 16
@@ -45,6 +47,27 @@ def sort(a: list[T]) -> None:
             _unguarded_linear_insert(a, i)
     else:
         _insertion_sort(a, 0, n)
+
+
+class _Keyed(Generic[E]):
+    """An element compared by its key alone, as a ``less_first``-style comparator does."""
+
+    __slots__ = ("item", "key")
+
+    def __init__(self, key: int, item: E) -> None:
+        self.key = key
+        self.item = item
+
+    def __lt__(self, other: _Keyed[E]) -> bool:
+        return self.key < other.key
+
+
+def sort_by(items: Sequence[E], keys: Sequence[int]) -> list[E]:
+    """``items`` in the order ``std::sort`` leaves them when it compares their ``keys``
+    only (past 16 elements, those of one key do not keep their given order)."""
+    keyed = [_Keyed(k, item) for k, item in zip(keys, items, strict=True)]
+    sort(keyed)
+    return [entry.item for entry in keyed]
 
 
 def _introsort_loop(a: list[T], first: int, last: int, depth_limit: int) -> None:

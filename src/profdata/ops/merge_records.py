@@ -26,8 +26,7 @@ from profdata.model.counters import (
     saturating_multiply_add,
     scale_counts,
 )
-from profdata.model.cxx_algo import STABLE_UP_TO
-from profdata.model.cxx_algo import sort as cxx_sort
+from profdata.model.cxx_algo import STABLE_UP_TO, sort_by
 from profdata.model.instr import (
     PSEUDO_HOT,
     PSEUDO_WARM,
@@ -248,24 +247,9 @@ def sort_by_value(site: ValueSite, introsort: bool) -> None:
     is an insertion sort, as stable as the list's.
     """
     if introsort and len(site) > STABLE_UP_TO:
-        keyed = [_ByValue(vd) for vd in site]
-        cxx_sort(keyed)
-        site[:] = [entry.vd for entry in keyed]
+        site[:] = sort_by(site, [vd.value for vd in site])
     else:
         site.sort(key=_by_value)
-
-
-class _ByValue:
-    """A value-data entry compared as ``sortByTargetValues`` compares: by value only."""
-
-    __slots__ = ("value", "vd")
-
-    def __init__(self, vd: ValueData) -> None:
-        self.vd = vd
-        self.value = vd.value
-
-    def __lt__(self, other: _ByValue) -> bool:
-        return self.value < other.value
 
 
 def _by_value(vd: ValueData) -> int:
