@@ -26,15 +26,6 @@ def _data(pointers: list[int], refs: list[int]) -> np.ndarray:
     return data
 
 
-class _ByAddress:
-    def __init__(self, address: int, ref: int) -> None:
-        self.address = address
-        self.ref = ref
-
-    def __lt__(self, other: _ByAddress) -> bool:
-        return self.address < other.address
-
-
 @st.composite
 def _case(draw: st.DrawFn) -> tuple[list[int], list[int], list[int], int, int]:
     width = draw(st.sampled_from([32, 64]))
@@ -68,11 +59,10 @@ def test_ids_are_the_exact_start_address_or_unknown(
     data = _data(pointers, refs)
     # ``finalizeSymtab``'s sort by address alone (libstdc++'s, replayed by ``cxx_algo``,
     # which tests/compat/test_cxx_sort_compat.py holds to the real one) picks on duplicates
-    pairs = [_ByAddress(p, r) for p, r in zip(pointers, refs, strict=True) if p]
-    cxx_algo.sort(pairs)
+    pairs = [(p, r) for p, r in zip(pointers, refs, strict=True) if p]
     by_address: dict[int, int] = {}
-    for pair in pairs:
-        by_address.setdefault(pair.address, pair.ref)
+    for address, ref in cxx_algo.sort_by(pairs, [p for p, _ in pairs]):
+        by_address.setdefault(address, ref)
     expected = [by_address.get((t - offset) & mask, 0) for t in targets]
     array = np.array(targets, dtype=np.uint64)
     call_mask = _FULL if mask == _FULL else mask
