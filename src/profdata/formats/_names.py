@@ -7,9 +7,16 @@ payload; names joined by 0x01.  zlib level 9 reproduces the compiler's bytes.
 
 from __future__ import annotations
 
+import contextlib
 import zlib
 
-from profdata.errors import DecompressionError, EmptyNameError, MalformedError, TruncatedError
+from profdata.errors import (
+    DecompressionError,
+    EmptyNameError,
+    MalformedError,
+    ProfdataError,
+    TruncatedError,
+)
 from profdata.formats._binary import ByteReader, ByteWriter
 from profdata.model.names import name_bytes, name_str
 
@@ -27,18 +34,48 @@ def holds_empty_name(payload: bytes) -> bool:
 
 
 def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
-    """All names in the cursor's remaining bytes (zero bytes between chunks skipped)."""
+    """All names in the cursor's remaining bytes (zero bytes between chunks skipped); an
+    empty one is refused, as ``addSymbolName`` refuses it."""
+    start = cur.pos
     payloads = read_name_payloads(cur, field)
+    if any(holds_empty_name(payload) for payload in payloads):
+        cur.fail(
+            EmptyNameError,
+            f"the {field} section holds an empty name",
+            field=field,
+            expected="non-empty names separated by 0x01",
+            found="an empty name",
+            at=start,
+        )
     return name_str(SEPARATOR.join(payloads)).split("\x01") if payloads else []
 
 
-def read_name_payloads(cur: ByteReader, field: str = "names") -> list[bytes]:
-    """The (decompressed) payload of every chunk; each is names joined by 0x01.
+def names_before_failure(cur: ByteReader, field: str = "names") -> list[str]:
+    """The names of the chunks that decode, up to the first chunk that fails or the first
+    empty name (``readAndDecodeStrings`` into ``addSymbolName``, its error swallowed)."""
+    payloads: list[bytes] = []
+    with contextlib.suppress(ProfdataError):
+        read_name_payloads(cur, field, payloads)
+    names: list[str] = []
+    for payload in payloads:
+        for name in name_str(payload).split("\x01"):
+            if not name:
+                return names
+            names.append(name)
+    return names
+
+
+def read_name_payloads(
+    cur: ByteReader, field: str = "names", payloads: list[bytes] | None = None
+) -> list[bytes]:
+    """The (decompressed) payload of every chunk; each is names joined by 0x01 (also
+    appended to ``payloads`` as each chunk decodes).
 
     Readers of large profiles split and decode all payloads at once instead of
     name by name.
     """
-    payloads: list[bytes] = []
+    if payloads is None:
+        payloads = []
     while cur.remaining:
         if cur.data[cur.pos] == 0:
             cur.pos += 1

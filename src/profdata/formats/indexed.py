@@ -41,7 +41,7 @@ from profdata.errors import (
 )
 from profdata.formats import InstrFormat, register
 from profdata.formats._binary import ByteReader
-from profdata.formats._names import read_name_chunks
+from profdata.formats._names import names_before_failure, read_name_chunks
 from profdata.formats._onhash import FileWords, ItemRef, OnDiskHashTable
 from profdata.formats.indexed_binary_ids import BinaryIdSection
 from profdata.formats.indexed_binary_ids import section as binary_id_section
@@ -280,7 +280,7 @@ class IndexedProfile(InstrProfile):
         binary_ids: BinaryIdSection | None,
         traces: list[TemporalTrace],
         trace_stream_size: int,
-        vtable_names: ByteReader | FormatError | None,
+        vtable_names: tuple[ByteReader, FormatError | None] | None,
         memprof_range: tuple[int, int] | None,
     ) -> None:
         self._indexed = IndexedRecords(table, decoder)
@@ -292,7 +292,10 @@ class IndexedProfile(InstrProfile):
             traces=traces,
             trace_stream_size=trace_stream_size,
         )
-        self._vtable_name_data = vtable_names
+        #: the vtable name section's bytes in the file (None: decoded or replaced)
+        self._vtable_name_data = None if vtable_names is None else vtable_names[0]
+        #: why it cannot be decoded whole: it runs past the end of the file
+        self._vtable_name_error = None if vtable_names is None else vtable_names[1]
         self._symbols: dict[int, str] | None = None
         self._hashing: Pending[list[int]] = Pending()
         self._columns: RecordColumns | None = None
@@ -339,9 +342,9 @@ class IndexedProfile(InstrProfile):
         """The vtable names, decompressed on first use as ``getSymtab`` does: ``show`` and
         ``merge`` of the records never touch them (a small section may inflate to GBs)."""
         data = self._vtable_name_data
-        if isinstance(data, FormatError):
-            raise data  # the section runs past the end of the file
         if data is not None:
+            if self._vtable_name_error is not None:
+                raise self._vtable_name_error
             # a copy of the section's cursor each time: a failure fails again
             self._vtable_names = read_name_chunks(copy.copy(data), "vtable_names")
             self._vtable_name_data = None
@@ -351,6 +354,16 @@ class IndexedProfile(InstrProfile):
     def vtable_names(self, value: list[str]) -> None:
         self._vtable_names = value
         self._vtable_name_data = None
+
+    def _symtab_vtable_names(self) -> list[str]:
+        """The vtable names ``getSymtab`` adds: ``readAndDecodeStrings`` hands each chunk's
+        names to ``addSymbolName`` as it decodes them, so a chunk that fails (or leaves
+        the file, where LLVM reads other memory) or an empty name ends them, and
+        ``getSymtab`` swallows the error, keeping the names before it."""
+        data = self._vtable_name_data
+        if data is None:
+            return self._vtable_names
+        return names_before_failure(copy.copy(data), "vtable_names")
 
     def listing(self) -> ItemListing | None:
         """Every item's key and data range, read with numpy (None: the payload must be walked)."""
@@ -393,11 +406,7 @@ class IndexedProfile(InstrProfile):
     @property
     def symbols(self) -> dict[int, str]:
         if self._symbols is None:
-            try:
-                vtables = self.vtable_names
-            except ProfdataError:  # getSymtab goes on without a section it cannot decode
-                vtables = []
-            symbols = {md5_hash(name): name for name in vtables}
+            symbols = {md5_hash(name): name for name in self._symtab_vtable_names()}
             listing = self._indexed.listing()
             if listing is None:
                 keys = self._walked_keys()
@@ -671,7 +680,11 @@ def _memprof_range(cur: ByteReader, header: IndexedHeader, at: int) -> tuple[int
     return start, min(end, size)
 
 
-def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader | FormatError:
+def _vtable_name_data(
+    cur: ByteReader, offset: int, at: int
+) -> tuple[ByteReader, FormatError | None]:
+    """The vtable name section's bytes in the file, and the error of a section that runs
+    past its end."""
     size = cur.end
     if offset > size - 8:
         cur.fail(
@@ -685,9 +698,9 @@ def _vtable_name_data(cur: ByteReader, offset: int, at: int) -> ByteReader | For
     cur.seek(offset)
     length = cur.u64("vtable_names.length")
     try:
-        return cur.sub(length, "vtable_names.data")
+        return cur.sub(length, "vtable_names.data"), None
     except FormatError as exc:  # LLVM reads the length, not the names, until getSymtab
-        return exc
+        return cur.sub(cur.remaining, "vtable_names.data"), exc
 
 
 def _read_traces(cur: ByteReader, offset: int, at: int) -> tuple[list[TemporalTrace], int]:
