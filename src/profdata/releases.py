@@ -64,6 +64,10 @@ class Release(NamedTuple):
     raw_temporal_flag: bool
     #: a binary id of length 0 is an empty id (14, 15 verified), not malformed (16)
     raw_binary_id_may_be_empty: bool
+    #: a raw header with VARIANT_MASK_DBG_CORRELATE needs ``--debug-info``, whatever it
+    #: holds (14, 15, 16 verified); 19 (verified) reads its data records if it has them;
+    #: 17 assumed as 16, 18 (binary correlation) as 19
+    raw_correlate_flag_needs_debug_info: bool
     #: merge reads each input's binary ids, for indexed v9+ which holds them (14 and 15
     #: verified not to: a bad entry fails neither)
     merge_reads_binary_ids: bool
@@ -268,6 +272,7 @@ def _row(n: int) -> Release:
         raw_binary_ids_on_demand=n <= 16,
         raw_binary_id_may_be_empty=n <= 15,
         raw_temporal_flag=n >= 17,
+        raw_correlate_flag_needs_debug_info=14 <= n <= 17,
         merge_reads_binary_ids=n >= 16,
         cl_errors_name_subcommand=n <= 16,
         cl_no_subcommand_typo=17 <= n <= 19,

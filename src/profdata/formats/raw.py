@@ -28,6 +28,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.errors import (
+    CorrelationMismatchError,
     FormatError,
     HeaderCorruptError,
     Location,
@@ -324,6 +325,23 @@ class ProfileReader:
         self.layout, self.header = self._read_header(width, first, version_mask(release))
         if release is not None and not release.raw_temporal_flag:  # bit 63 is no flag yet
             self.header = replace(self.header, version=self.header.version & ~_TEMPORAL_BIT)
+        if (
+            correlation is None
+            and release is not None
+            and release.raw_correlate_flag_needs_debug_info
+            and self.header.kind & ProfileKind.DEBUG_INFO_CORRELATE
+        ):
+            cur.fail(
+                CorrelationMismatchError,
+                "the header's version word says the program was built with "
+                "-debug-info-correlate (VARIANT_MASK_DBG_CORRELATE), so llvm-profdata "
+                f"{release.number} reads it only with --debug-info=BINARY",
+                field="header.version",
+                expected="no VARIANT_MASK_DBG_CORRELATE, or --debug-info=BINARY",
+                found=f"version word {self.header.version:#018x}",
+                at=start + 8,
+                llvm_message="debug info for correlation is required",
+            )
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names
