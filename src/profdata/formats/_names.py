@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import zlib
+from typing import NoReturn
 
 from profdata.errors import (
     DecompressionError,
@@ -33,20 +34,24 @@ def holds_empty_name(payload: bytes) -> bool:
     )
 
 
+def _refuse_empty_name(cur: ByteReader, field: str, at: int) -> NoReturn:
+    cur.fail(
+        EmptyNameError,
+        f"the {field} section holds an empty name",
+        field=field,
+        expected="non-empty names separated by 0x01",
+        found="an empty name",
+        at=at,
+    )
+
+
 def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
     """All names in the cursor's remaining bytes (zero bytes between chunks skipped); an
     empty one is refused, as ``addSymbolName`` refuses it."""
     start = cur.pos
     payloads = read_name_payloads(cur, field)
     if any(holds_empty_name(payload) for payload in payloads):
-        cur.fail(
-            EmptyNameError,
-            f"the {field} section holds an empty name",
-            field=field,
-            expected="non-empty names separated by 0x01",
-            found="an empty name",
-            at=start,
-        )
+        _refuse_empty_name(cur, field, start)
     return name_str(SEPARATOR.join(payloads)).split("\x01") if payloads else []
 
 
@@ -151,14 +156,7 @@ def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> lis
             payload = _bytes_past_end(data, pos, size, limit)
             pos += size
         if holds_empty_name(payload):
-            cur.fail(
-                EmptyNameError,
-                f"the {field} section holds an empty name",
-                field=field,
-                expected="non-empty names separated by 0x01",
-                found="an empty name",
-                at=chunk,
-            )
+            _refuse_empty_name(cur, field, chunk)
         payloads.append(payload)
         while pos < end and data[pos] == 0:
             pos += 1
