@@ -52,6 +52,10 @@ def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
     payloads = read_name_payloads(cur, field)
     if any(holds_empty_name(payload) for payload in payloads):
         _refuse_empty_name(cur, field, start)
+    return _split_names(payloads)
+
+
+def _split_names(payloads: list[bytes]) -> list[str]:
     return name_str(SEPARATOR.join(payloads)).split("\x01") if payloads else []
 
 
@@ -61,13 +65,8 @@ def names_before_failure(cur: ByteReader, field: str = "names") -> list[str]:
     payloads: list[bytes] = []
     with contextlib.suppress(ProfdataError):
         read_name_payloads(cur, field, payloads)
-    names: list[str] = []
-    for payload in payloads:
-        for name in name_str(payload).split("\x01"):
-            if not name:
-                return names
-            names.append(name)
-    return names
+    names = _split_names(payloads)
+    return names[: names.index("")] if "" in names else names
 
 
 def read_name_payloads(
