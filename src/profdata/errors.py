@@ -28,6 +28,10 @@ class ProfdataError(Exception):
     #: whose records ``merge`` keeps and ``show`` prints, as llvm-profdata does.  None
     #: when the failure comes first.
     partial: object | None = None
+    #: raised where llvm-profdata fails ``InstrProfReader::create`` (a raw file's first
+    #: header and its name table), whose message ``merge`` of 14-16 keeps without its
+    #: detail (``InstrProfError::take`` returned only the code)
+    opening: bool = False
 
     def __init__(self, detail: str = "", *, path: str | None = None) -> None:
         super().__init__(detail)

@@ -59,9 +59,13 @@ class Release(NamedTuple):
     #: show --binary-ids, a merge after the input's records), not in ``readHeader`` (14 and
     #: 16 verified, 19 parses them in the header; 17 and 18 assumed as 19)
     raw_binary_ids_on_demand: bool
-    #: the raw reader knows VARIANT_MASK_TEMPORAL_PROF (bit 63; 19 verified): before it (14,
-    #: 16 verified) the bit is no flag, and each function's first counter no timestamp
-    raw_temporal_flag: bool
+    #: the version-word bits the raw reader knows as variant flags; it ignores the others
+    #: of the top byte (and bit 55).  13 knows bits 56-58 (IR, CSIR, entry first; 59-63
+    #: verified ignored), 14 adds 59-61 (debug-info correlation, byte coverage, function
+    #: entry only), 15 62 (MemProf), 17 63 (temporal: 14 and 16 verified to read it as no
+    #: flag, and each function's first counter as no timestamp; 19 verified to know it),
+    #: 20 55 (loop entries)
+    raw_variant_bits: int
     #: a binary id of length 0 is an empty id (14, 15 verified), not malformed (16)
     raw_binary_id_may_be_empty: bool
     #: a raw header with VARIANT_MASK_DBG_CORRELATE needs ``--debug-info``, whatever it
@@ -111,6 +115,10 @@ class Release(NamedTuple):
     #: merged): "excessively large counter value suggests corrupted profile data: N"
     #: (PR 69513, 2023-10, so 18 on; verified 16: no, 19 and 22: yes)
     merge_large_counter_check: bool
+    #: merge's warning for an input whose reader cannot be created keeps the message's
+    #: detail ("malformed instrumentation profile data: symbol name is empty"; 19 verified);
+    #: before (14 and 16 verified, 17 and 18 assumed as 19) the message without it
+    merge_open_error_details: bool
     #: ``sortByTargetValues`` (merge and overlap of value sites) is ``llvm::sort`` of a
     #: vector, libstdc++'s unstable introsort, where it was a stable ``std::list::sort``:
     #: equal values (unknown call targets, all 0) pair in another order past 16 per site
@@ -221,6 +229,14 @@ def _memprof_versions(n: int) -> tuple[int, ...]:
     return (2, 3) if n == 20 else (2, 3, 4)
 
 
+def _raw_variant_bits(n: int) -> int:
+    bits = 0x07 << 56  # IR, CSIR, entry first
+    for since, bit in ((14, 59), (14, 60), (14, 61), (15, 62), (17, 63), (20, 55)):
+        if n >= since:
+            bits |= 1 << bit
+    return bits
+
+
 def _written_kinds(n: int) -> frozenset[str]:
     """Block coverage and entry-only in 14, MemProf in 15, temporal in 17, loop entries in 22."""
     kinds = {"IR", "CS", "ENTRY_FIRST"}
@@ -271,7 +287,7 @@ def _row(n: int) -> Release:
         raw_binary_ids_last_profile_only=n <= 16,
         raw_binary_ids_on_demand=n <= 16,
         raw_binary_id_may_be_empty=n <= 15,
-        raw_temporal_flag=n >= 17,
+        raw_variant_bits=_raw_variant_bits(n),
         raw_correlate_flag_needs_debug_info=14 <= n <= 17,
         merge_reads_binary_ids=n >= 16,
         cl_errors_name_subcommand=n <= 16,
@@ -295,6 +311,7 @@ def _row(n: int) -> Release:
         trace_reservoir_fills_first=n >= 22,
         merge_failure_mode_warn=n >= 18,
         merge_large_counter_check=n >= 18,
+        merge_open_error_details=n >= 17,
         value_sort_introsort=n >= 19,
         merge_function_filters=n >= 18,
         merge_keep_vtable_symbols=n >= 19,

@@ -129,6 +129,7 @@ def read(
             )
             part = reader.parse()
         except ProfdataError as exc:
+            exc.opening = not parts and not (reader and reader.reading_records)
             read_so_far = parts + ([reader.partial] if reader and reader.partial else [])
             if read_so_far:
                 exc.partial = _assemble(read_so_far)
@@ -302,7 +303,8 @@ def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
     return pos
 
 
-_TEMPORAL_BIT = ProfileKind.TEMPORAL.version_word(0)  # VARIANT_MASK_TEMPORAL_PROF
+#: the version-word bits that are variant flags in some release (55: LLVM 20's loop entries)
+_VARIANT_BITS = 0xFF << 56 | 1 << 55
 
 
 class ProfileReader:
@@ -323,8 +325,9 @@ class ProfileReader:
         #: the llvm-profdata whose reading of damaged bytes this mirrors (None: the latest)
         self.release = release
         self.layout, self.header = self._read_header(width, first, version_mask(release))
-        if release is not None and not release.raw_temporal_flag:  # bit 63 is no flag yet
-            self.header = replace(self.header, version=self.header.version & ~_TEMPORAL_BIT)
+        unknown = 0 if release is None else _VARIANT_BITS & ~release.raw_variant_bits
+        if self.header.version & unknown:  # flags of later releases: this one ignores them
+            self.header = replace(self.header, version=self.header.version & ~unknown)
         if (
             correlation is None
             and release is not None
@@ -354,6 +357,8 @@ class ProfileReader:
             else:
                 self.by_build_id = correlation
         self.correlated = correlation is not None or self.header.lightweight
+        #: past the header and the name table, where ``RawInstrProfReader::create`` is done
+        self.reading_records = False
         #: what ``RawInstrProfReader`` delivered before a bad data record: the records
         #: before it (llvm-profdata merges and prints them before failing)
         self.partial: _RawPart | None = None
@@ -503,6 +508,7 @@ class ProfileReader:
         if vtable_names.payloads():
             names = NameTable(names.payloads() + vtable_names.payloads())
         reader = RecordReader(self, data, vtables, names)
+        self.reading_records = True
         try:
             columns, end = reader.read()
         except ProfdataError:

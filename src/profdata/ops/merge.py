@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata import releases
-from profdata.errors import EmptyProfileError, MergeError, ProfdataError
+from profdata.errors import EmptyProfileError, MalformedError, MergeError, ProfdataError
 from profdata.formats import open_instr
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
@@ -244,7 +244,10 @@ class InstrProfWriter:
     def merge_kind(self, kind: ProfileKind, frontend: bool) -> str | None:
         """``mergeProfileKind``: None on success, else the reason LLVM refuses."""
         if not self.release.merge_headerless_text_any_kind and not kind & ProfileKind.IR:
-            frontend = True  # 13: every profile that is not IR is a front-end one
+            # 13: every profile that is not IR is a front-end one (setIsIRLevelProfile), and
+            # a front-end profile has no context-sensitive flag to keep
+            frontend = True
+            kind &= ~ProfileKind.CS
         if self.kind == ProfileKind.FRONTEND and not self.frontend:
             self.kind, self.frontend = kind, frontend
             return None
@@ -565,7 +568,11 @@ def large_counter_failure(
 def input_failure(path: str, error: ProfdataError, release: Release) -> InputFailure:
     """An unreadable input, worded as the selected release words it."""
     reworded = error.for_release(release)
-    return InputFailure(path, reworded.llvm_message, reworded)
+    message = reworded.llvm_message
+    malformed = MalformedError.llvm_message
+    if reworded.opening and not release.merge_open_error_details and message.startswith(malformed):
+        message = malformed  # "malformed ...: DETAIL" as InstrProfError::take left it
+    return InputFailure(path, message, reworded)
 
 
 def _stdin_is_empty(load: Loader) -> Loader:
