@@ -69,8 +69,9 @@ class Release(NamedTuple):
     #: a binary id of length 0 is an empty id (14, 15 verified), not malformed (16)
     raw_binary_id_may_be_empty: bool
     #: a raw header with VARIANT_MASK_DBG_CORRELATE needs ``--debug-info``, whatever it
-    #: holds (14, 15, 16 verified); 19 (verified) reads its data records if it has them;
-    #: 17 assumed as 16, 18 (binary correlation) as 19
+    #: holds, and one without it refuses ``--debug-info``; with both, the binary's records
+    #: are read whatever the header's sizes (14, 15, 16 verified); 19 (verified) goes by
+    #: the sizes instead; 17 assumed as 16, 18 (binary correlation) as 19
     raw_correlate_flag_needs_debug_info: bool
     #: merge reads each input's binary ids, for indexed v9+ which holds them (14 and 15
     #: verified not to: a bad entry fails neither)

@@ -151,13 +151,19 @@ def correlated_sections(
     layout: RawLayout,
     header: RawHeader,
     correlation: Correlation | None,
+    *,
+    by_flag: bool = False,
 ) -> tuple[npt.NDArray[np.void], NameTable]:
     """The data records and names of one raw profile read with ``correlation``.
 
     Raises :class:`~profdata.errors.CorrelationMismatchError` when the profile
     carries its own data or names (LLVM: ``unexpected_correlation_info``), and,
     where llvm-profdata would silently read nothing, when it is lightweight
-    but no correlator was given or the binary's pointer width differs.
+    but no correlator was given or the binary's pointer width differs.  With
+    ``by_flag`` (releases up to 17, whose reader checked the header's flag, not
+    its sizes, and only asserted them to be 0) the profile's own data and names
+    are passed over: the binary's are read, and the counters where the header
+    puts them, with its counter delta.
     """
     fields = layout.header_fields
     num_data_at = start + 8 * fields.index("num_data")
@@ -192,7 +198,7 @@ def correlated_sections(
         "names_delta": header.names_delta,
     }
     for name, value in own.items():
-        if value:
+        if value and not by_flag:
             cur.fail(
                 CorrelationMismatchError,
                 f"{correlation.path} was given for correlation, but the profile has its own "

@@ -328,23 +328,7 @@ class ProfileReader:
         unknown = 0 if release is None else _VARIANT_BITS & ~release.raw_variant_bits
         if self.header.version & unknown:  # flags of later releases: this one ignores them
             self.header = replace(self.header, version=self.header.version & ~unknown)
-        if (
-            correlation is None
-            and release is not None
-            and release.raw_correlate_flag_needs_debug_info
-            and self.header.kind & ProfileKind.DEBUG_INFO_CORRELATE
-        ):
-            cur.fail(
-                CorrelationMismatchError,
-                "the header's version word says the program was built with "
-                "-debug-info-correlate (VARIANT_MASK_DBG_CORRELATE), so llvm-profdata "
-                f"{release.number} reads it only with --debug-info=BINARY",
-                field="header.version",
-                expected="no VARIANT_MASK_DBG_CORRELATE, or --debug-info=BINARY",
-                found=f"version word {self.header.version:#018x}",
-                at=start + 8,
-                llvm_message="debug info for correlation is required",
-            )
+        self._check_correlate_flag(correlation is not None)
         self.regions = {s.name: s for s in sections(self.layout, self.header, start)}
         self.correlation: Correlation | None = None
         #: ``--correlate``: gives the correlation of the binary the profile's build ID names
@@ -362,6 +346,35 @@ class ProfileReader:
         #: what ``RawInstrProfReader`` delivered before a bad data record: the records
         #: before it (llvm-profdata merges and prints them before failing)
         self.partial: _RawPart | None = None
+
+    def _check_correlate_flag(self, correlating: bool) -> None:
+        """Up to 17, ``readHeader`` goes by ``VARIANT_MASK_DBG_CORRELATE`` alone: with the flag
+        it needs ``--debug-info`` and then takes the data records and names from the binary
+        whatever the file holds (its own count only for where the counters lie); without
+        it, ``--debug-info`` is refused.  Later releases go by what the file holds."""
+        release, header = self.release, self.header
+        if release is None or not release.raw_correlate_flag_needs_debug_info:
+            return
+        flagged = bool(header.kind & ProfileKind.DEBUG_INFO_CORRELATE)
+        if flagged == correlating:
+            return
+        self.cur.fail(
+            CorrelationMismatchError,
+            "the header's version word says the program was built with -debug-info-correlate "
+            f"(VARIANT_MASK_DBG_CORRELATE), so llvm-profdata {release.number} reads it only "
+            "with --debug-info=BINARY"
+            if flagged
+            else "--debug-info was given, but the header's version word has no "
+            f"VARIANT_MASK_DBG_CORRELATE, so llvm-profdata {release.number} refuses it",
+            field="header.version",
+            expected="no VARIANT_MASK_DBG_CORRELATE, or --debug-info=BINARY"
+            if flagged
+            else "VARIANT_MASK_DBG_CORRELATE (a program built with -debug-info-correlate)",
+            found=f"version word {header.version:#018x}",
+            at=self.start + 8,
+            llvm_message="debug info for correlation is "
+            + ("required" if flagged else "not necessary"),
+        )
 
     def _read_header(self, width: int, first: bool, mask: int) -> tuple[RawLayout, RawHeader]:
         cur, start = self.cur, self.start
@@ -499,7 +512,13 @@ class ProfileReader:
             from profdata.formats.correlate_data import correlated_sections
 
             data, names = correlated_sections(
-                self.cur, self.start, self.layout, self.header, self.correlation
+                self.cur,
+                self.start,
+                self.layout,
+                self.header,
+                self.correlation,
+                by_flag=self.release is not None
+                and self.release.raw_correlate_flag_needs_debug_info,
             )
             vtables, vtable_names = vtables[:0], NameTable([])
         # one symbol table holds both sections (``addVTableName`` is ``addSymbolName``), so
