@@ -210,7 +210,9 @@ class Release(NamedTuple):
     memprof_read_versions: tuple[int, ...]  # (0,): V0 only, with no version word (<= 17)
     memprof_write_versions: tuple[int, ...]  # what --memprof-version accepts
     memprof_default_version: int  # what merge writes without --memprof-version
-    memprof_mib_fields: int  # fields of MIBEntryDef.inc (19+: the access histogram)
+    #: fields of MIBEntryDef.inc (16: the six access densities, 15 verified without them;
+    #: 19+: the access histogram)
+    memprof_mib_fields: int
     memprof_blake3_frame_ids: bool  # frames keyed by BLAKE3 (before: Frame::hash())
     memprof_show_indexed: bool  # show --memory reads indexed profiles (before: raw only)
     #: show --memory errors print the file and the message on two lines (15-19; 14: "F: msg")
@@ -361,7 +363,7 @@ def _row(n: int) -> Release:
         memprof_read_versions=_memprof_versions(n),
         memprof_write_versions=_memprof_versions(n),
         memprof_default_version=0 if n <= 19 else 3,
-        memprof_mib_fields=27 if n >= 19 else 25,
+        memprof_mib_fields=27 if n >= 19 else 25 if n >= 16 else 19,
         memprof_blake3_frame_ids=n >= 20,
         memprof_show_indexed=n >= 20,
         memprof_show_split_errors=15 <= n < 20,

@@ -11,6 +11,8 @@ cannot be created, against the real llvm-profdata 13, 14, 16, 19 and 22.
   header, its name table) without the message's detail: ``InstrProfError::take`` gave
   back only the code.  A later failure (a second, concatenated profile) keeps it, and 19
   keeps it everywhere.
+- A raw header with the MemProf flag makes the merge write an empty MemProf section, in the
+  schema of the release's ``MIBEntryDef.inc``: 19 fields in 15, where profdata wrote 16's 25.
 """
 
 from __future__ import annotations
@@ -146,3 +148,35 @@ def test_an_input_that_fails_to_open_as_the_real_tool(
     ]
     tool = llvm_profdata(rel)
     assert not differing(tool, rel, commands, run_profdata, tmp_path, stderr="first")
+
+
+# -- the MemProf flag (bit 62): an empty MemProf section in each release's schema ---------------
+
+
+@pytest.mark.parametrize(("rel", "fields"), [(15, 19), (16, 25)])
+def test_a_memprof_flag_writes_the_schema_of_the_release(
+    rel: int, fields: int, tmp_path: Path, run_profdata: Callable[..., CliResult]
+) -> None:
+    """15's ``MIBEntryDef.inc`` has 19 fields; 16 added the six access densities."""
+    path, out = tmp_path / "memprof.profraw", tmp_path / "out.profdata"
+    path.write_bytes(_flag((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
+    assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(out), str(path)).code == 0
+    data = out.read_bytes()
+    memprof_at = int.from_bytes(data[40:48], "little")  # v8/v9 header: MemProfOffset
+    section = data[memprof_at:]
+    assert int.from_bytes(section[24:32], "little") == fields  # after the three offsets
+    ids = [int.from_bytes(section[32 + 8 * i : 40 + 8 * i], "little") for i in range(fields)]
+    assert ids == list(range(1, fields + 1))
+
+
+@pytest.mark.parametrize("rel", [15, 16])
+def test_a_memprof_flag_as_the_real_tool(
+    rel: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    path = tmp_path / "memprof.profraw"
+    path.write_bytes(_flag((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
+    commands = [["merge", "-o", "@OUT", str(path)], ["show", "--all-functions", str(path)]]
+    assert not differing(llvm_profdata(rel), rel, commands, run_profdata, tmp_path)
