@@ -307,6 +307,17 @@ def _next_header(cur: ByteReader, pos: int, header_size: int) -> int | None:
 _VARIANT_BITS = 0xFF << 56 | 1 << 55
 
 
+#: the header word that sizes each region ``ProfileReader._inside`` checks
+_COUNT_FIELDS = {
+    "data": "num_data",
+    "counters": "num_counters",
+    "bitmap": "num_bitmap_bytes",
+    "names": "names_size",
+    "vtables": "num_vtables",
+    "vnames": "vnames_size",
+}
+
+
 class ProfileReader:
     """One header and the sections it describes, checked in ``RawInstrProfReader``'s order."""
 
@@ -449,17 +460,67 @@ class ProfileReader:
             )
 
     def _check_regions(self) -> None:
+        """``readHeader``'s one test of the sizes: the value data begin inside the file.
+
+        Its sums and products wrap at 64 bits (:func:`sections`), so a damaged
+        count can pass it and leave the regions elsewhere than the counts say;
+        each is then read where the sums put it (:meth:`_inside`).
+        """
         cur = self.cur
-        for region in self.regions.values():
-            if region.end > cur.end:
-                cur.fail(
-                    HeaderCorruptError,
-                    f"the header's sizes put the {region.name} section past the end of the file",
-                    field=region.name,
-                    expected=f"{region.size} bytes",
-                    found=f"{max(cur.end - region.start, 0)} bytes",
-                    at=min(region.start, cur.end),
-                )
+        if self.regions["vnames_padding"].end <= cur.end:
+            return
+        region = next(r for r in self.regions.values() if r.end > cur.end)
+        cur.fail(
+            HeaderCorruptError,
+            f"the header's sizes put the {region.name} section past the end of the file",
+            field=region.name,
+            expected=f"{region.size} bytes",
+            found=f"{max(cur.end - region.start, 0)} bytes",
+            at=min(region.start, cur.end),
+        )
+
+    def _inside(self, name: str, unit: int = 1) -> Section:
+        """A region the sizes' wrapped sums put inside the file, in whole ``unit``-byte items.
+
+        A region outside it (or of negative size) would be read from memory the
+        file does not hold, and a data region of part of a record would be
+        walked past its end (``Data != DataEnd``): both are refused.
+        """
+        region, cur = self.regions[name], self.cur
+        if region.size and (
+            region.size < 0 or region.start < 0 or region.end > cur.end or region.size % unit
+        ):
+            cur.fail(
+                HeaderCorruptError,
+                f"the header's sizes, which wrap at 64 bits, put the {region.name} section "
+                "outside the file" + (f" or cut one of its {unit}-byte items" if unit > 1 else ""),
+                field=region.name,
+                expected=f"a section inside the file's {cur.end} bytes",
+                found=f"{region.size} bytes at offset {region.start}",
+                at=self._count_field_offset(name),
+            )
+        return region
+
+    def _count_field_offset(self, region: str) -> int:
+        """Where the header word that sizes ``region`` lies (its start for an older layout
+        that has no such word)."""
+        field = _COUNT_FIELDS.get(region, "")
+        fields = self.layout.header_fields
+        return self._field_offset(field) if field in fields else self.start
+
+    def _counted_by_regions(self) -> None:
+        """The counts as the wrapped sizes leave them: the records ``readHeader``'s
+        pointers span, not the header's numbers (they differ only in a damaged header)."""
+        lay, header = self.layout, self.header
+        counts = {
+            "num_data": self._inside("data", lay.data_size).size // lay.data_size,
+            "num_counters": self._inside("counters", header.counter_width).size
+            // header.counter_width,
+            "num_vtables": self._inside("vtables", lay.vtable_size).size // lay.vtable_size,
+        }
+        self._inside("bitmap")
+        if any(getattr(header, name) != value for name, value in counts.items()):
+            self.header = replace(header, **counts)
 
     def _binary_ids(self) -> Callable[[], list[bytes]]:
         """The entries, parsed now (``readHeader``, 19+) or when first asked for
@@ -487,13 +548,16 @@ class ProfileReader:
         ids = parse()
         return lambda: ids
 
-    def _names(self, region: Section) -> NameTable:
+    def _names(self, name: str) -> NameTable:
         """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
+        region = self._inside(name)
         if not region.size:
             return NameTable([])
         return NameTable(read_names_as_llvm(self.cur, region.start, region.end, region.name))
 
     def _array(self, region: Section, dtype: np.dtype[np.void], count: int) -> npt.NDArray[np.void]:
+        if not count:  # an empty region may start anywhere (its sizes wrapped)
+            return np.zeros(0, dtype=dtype)
         return np.frombuffer(self.cur.data, dtype=dtype, count=count, offset=region.start)
 
     def parse(self) -> _RawPart:
@@ -502,8 +566,9 @@ class ProfileReader:
         self._check_regions()
         if self.by_build_id is not None:
             self.correlation = self.by_build_id(binary_ids())
-        names = self._names(self.regions["names"])
-        vtable_names = self._names(self.regions["vnames"])
+        names = self._names("names")
+        vtable_names = self._names("vnames")
+        self._counted_by_regions()
         data = self._array(self.regions["data"], self.layout.data_dtype, self.header.num_data)
         vtables = self._array(
             self.regions["vtables"], self.layout.vtable_dtype, self.header.num_vtables

@@ -47,6 +47,7 @@ from profdata.formats.raw_layout import (
     detect_magic,
     raw_layout,
     sections,
+    wrapped,
 )
 from profdata.formats.raw_records import signed_offsets
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
@@ -383,8 +384,8 @@ def shape_of(view: memoryview, profile: InstrProfile) -> tuple[RawShape, RawRun]
     num_words = len(lay.header_fields)
     header_words = np.frombuffer(view, dtype=f"{order}u8", count=num_words).astype(np.uint64)
     header = RawHeader.from_words(lay, tuple(header_words.tolist()))
-    if header.num_vtables or header.vnames_size:
-        return None
+    if header.num_vtables or header.vnames_size or wrapped(lay, header):
+        return None  # (a header whose sizes wrap is read the long way, as the reader puts it)
     regions = {s.name: (s.start, s.size) for s in sections(lay, header, 0)}
     start, size = regions["vnames_padding"]
     value_start = start + size

@@ -281,12 +281,24 @@ class Section:
         return self.start + self.size
 
 
+_U64 = (1 << 64) - 1
+
+
+def _signed(value: int) -> int:
+    """``value`` as the C++ reader's ``ptrdiff_t`` holds it: 64 bits, two's complement."""
+    value &= _U64
+    return value - (1 << 64) if value >> 63 else value
+
+
 def sections(layout: RawLayout, header: RawHeader, start: int) -> list[Section]:
     """The regions after the header, in file order (``RawInstrProfReader::readHeader``).
 
     Padding regions are listed too, so that a caller can name the exact region
     a truncated file stops in.  The value-data region has no size field; it
-    is not listed (it begins at the end of the last region).
+    is not listed (it begins at the end of the last region).  Sizes and offsets
+    wrap at 64 bits, as ``readHeader``'s products and sums do: a damaged count
+    can give a region a negative size, or one smaller than its count says
+    (a count of 2**58 64-byte data records takes no bytes).
     """
     names_pad = pad8(header.names_size)
     vtables_size = header.num_vtables * layout.vtable_size
@@ -307,8 +319,24 @@ def sections(layout: RawLayout, header: RawHeader, start: int) -> list[Section]:
         ("vnames_padding", pad8(header.vnames_size)),
     ]
     out: list[Section] = []
-    pos = start
+    offset = 0
     for name, size in regions:
-        out.append(Section(name, pos, size))
-        pos += size
+        out.append(Section(name, start + _signed(offset), _signed(size)))
+        offset = (offset + size) & _U64
     return out
+
+
+def wrapped(layout: RawLayout, header: RawHeader) -> bool:
+    """Whether a size or offset of the header's regions wraps at 64 bits (or is negative),
+    so that :func:`sections` are not what the counts say."""
+    regions = {r.name: r for r in sections(layout, header, 0)}
+    if any(r.size < 0 or r.start < 0 for r in regions.values()):
+        return True
+    counted = {
+        "data": header.num_data * layout.data_size,
+        "counters": header.num_counters * header.counter_width,
+        "vtables": header.num_vtables * layout.vtable_size,
+    }
+    return regions["vnames_padding"].end < 0 or any(
+        regions[name].size != size for name, size in counted.items()
+    )
