@@ -266,7 +266,11 @@ class RawProfile(InstrProfile):
         16: ``readBinaryIds``) has a bad entry fail here, after the records were read, and
         again at every later look."""
         if self._binary_id_parts is not None:
-            parsed = [read() for read in self._binary_id_parts]
+            # a part's ids are parsed when asked only under a release that reads the last
+            # header's alone (``readBinaryIds`` takes the current header's section), so
+            # an earlier header's bad section fails nothing there
+            *earlier, last = self._binary_id_parts
+            parsed = [_or_none(read) for read in earlier] + [last()]
             self._binary_ids = [bid for ids in parsed for bid in ids]
             self._last_raw_binary_ids = parsed[-1] if len(parsed) > 1 else None
             self._binary_id_parts = None
@@ -314,3 +318,11 @@ class RawProfile(InstrProfile):
 
     def columns(self) -> RecordColumns:
         return self._columns
+
+
+def _or_none(read: Callable[[], list[bytes]]) -> list[bytes]:
+    """An earlier header's ids, or none where its section does not parse."""
+    try:
+        return read()
+    except ProfdataError:
+        return []
