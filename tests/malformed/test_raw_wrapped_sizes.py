@@ -84,6 +84,9 @@ def test_a_region_the_sums_put_outside_the_file_is_refused() -> None:
     padding = 4  # PaddingBytesBeforeCounters
     with pytest.raises(HeaderCorruptError):
         read_instr_bytes(_with_word(data, padding, (1 << 63) + 8), "run.profraw")
+    # 4096 bytes back: the value data would start before the file (the real 22 segfaults)
+    with pytest.raises(HeaderCorruptError, match="before the start of the file"):
+        read_instr_bytes(_with_word(data, padding, -4096), "run.profraw")
 
 
 @pytest.mark.parametrize("rel", [14, 16, 19, 22])

@@ -467,8 +467,19 @@ class ProfileReader:
         each is then read where the sums put it (:meth:`_inside`).
         """
         cur = self.cur
-        if self.regions["vnames_padding"].end <= cur.end:
+        value_start = self.regions["vnames_padding"].end
+        if 0 <= value_start <= cur.end:
             return
+        if value_start < 0:  # the sums wrapped below the file, where LLVM reads memory
+            cur.fail(
+                HeaderCorruptError,
+                "the header's sizes, which wrap at 64 bits, put the value data before the "
+                "start of the file",
+                field="header",
+                expected="value data inside the file",
+                found=f"value data at offset {value_start}",
+                at=self.start,
+            )
         region = next(r for r in self.regions.values() if r.end > cur.end)
         cur.fail(
             HeaderCorruptError,
