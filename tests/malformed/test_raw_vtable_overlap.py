@@ -1,7 +1,7 @@
 """Raw vtable records whose intervals overlap (a damaged ``VTableSize`` or pointer), against
 the real llvm-profdata 19 and 22.
 
-LLVM puts each vtable's closed interval in an ``IntervalMap`` in file order;
+LLVM puts each vtable's half-open interval in an ``IntervalMap`` in file order;
 the map expects disjoint intervals, and with overlaps its lookups miss vtables
 that an ordinary interval lookup finds (``tools/fuzz_llvm.py``, stop 50: the
 first of four vtables grown to 2 GiB made ``show --text`` print "** External
@@ -80,6 +80,49 @@ def test_lookups_match_the_real_tool(
         assert real.returncode == 0 and same, args
 
 
+def _end_to_end(rel: int) -> bytes:
+    """The golden run with each vtable grown to end where the next one begins, as a
+    binary's vtables often lie (the tenth shadow program set's 8 did)."""
+    data = _run(rel)
+    pointers = [p for _, p, _ in _records(data)]
+    assert pointers == sorted(pointers)
+    for index in range(3):
+        at = VTABLES_AT + RECORD * index + 16
+        struct.pack_into("<I", data, at, pointers[index + 1] - pointers[index])
+    return bytes(data)
+
+
+def test_vtables_end_to_end_are_each_found() -> None:
+    """Half-open intervals: one that begins where the last one ends goes after it (closed
+    ones would share that address, and the insert would put the later one first)."""
+    records = _records(_end_to_end(22))
+    hashes = np.array([h for h, _, _ in records], dtype=np.uint64)
+    pointers = np.array([p for _, p, _ in records], dtype=np.uint64)
+    sizes = np.array([s for _, _, s in records], dtype=np.uint64)
+    table = VTableMap(pointers, sizes, hashes, 64)
+    assert table.starts.tolist() == pointers.tolist()  # inserted in order, kept in order
+    assert table.lookup(pointers + np.uint64(16)).tolist() == hashes.tolist()
+    assert table.lookup(pointers[1:]).tolist() == hashes[1:].tolist()  # a start is its own
+
+
+@pytest.mark.parametrize("rel", [19, 22])
+def test_vtables_end_to_end_as_the_real_tool(
+    rel: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    path = tmp_path / "end-to-end.profraw"
+    path.write_bytes(_end_to_end(rel))
+    tool = llvm_profdata(rel)
+    for args in (
+        ["show", "--all-functions", "--ic-targets", "--show-vtables", str(path)],
+        ["merge", "--text", str(path), "-o", "@OUT"],
+    ):
+        same, real = compare_with_tool(tool, rel, args, run_profdata, tmp_path)
+        assert real.returncode == 0 and same, args
+
+
 def test_a_grown_first_vtable_hides_itself() -> None:
     """The fuzzer's case: the first vtable (lowest address) grown to 2 GiB is inserted
     first; each later one goes before it, so it ends up last, and an address inside its
@@ -93,7 +136,7 @@ def test_a_grown_first_vtable_hides_itself() -> None:
 
 
 def _plain(starts: list[int], stops: list[int], refs: list[int], x: int) -> int:
-    return next((r for a, b, r in zip(starts, stops, refs, strict=True) if a <= x <= b), 0)
+    return next((r for a, b, r in zip(starts, stops, refs, strict=True) if a <= x < b), 0)
 
 
 @settings(max_examples=200, deadline=None)
