@@ -184,3 +184,24 @@ def test_32_bit_interval_ends_wrap() -> None:
     assert table.lookup(probes).tolist() == [0, 0, 0]
     wide = VTableMap(table.starts, np.array([0x200], dtype=np.uint64), table.refs, 64)
     assert wide.lookup(probes).tolist() == [7, 7, 0]
+
+
+@pytest.mark.parametrize("rel", [19, 22])
+@pytest.mark.parametrize("delta", [-0x11, -0x10, 0x1F, 0x20])
+def test_an_interval_end_as_the_real_tool(
+    rel: int,
+    delta: int,
+    tmp_path: Path,
+    llvm_profdata: Callable[[int], Path],
+    run_profdata: Callable[..., CliResult],
+) -> None:
+    """A vtable target just inside and just outside a 48-byte vtable's ends (its address
+    point is 16 bytes in): only ``[start, start + size)`` finds it."""
+    from profdata.formats import raw
+    from tests.unit.formats.test_raw import VTABLE, _one_target_profile, _patch_last_target
+
+    path = tmp_path / "target.profraw"
+    path.write_bytes(_patch_last_target(raw.write(_one_target_profile(VTABLE)), delta))
+    args = ["show", "--all-functions", "--ic-targets", "--show-vtables", str(path)]
+    same, real = compare_with_tool(llvm_profdata(rel), rel, args, run_profdata, tmp_path)
+    assert real.returncode == 0 and same

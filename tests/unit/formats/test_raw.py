@@ -231,9 +231,11 @@ def test_indirect_call_targets_map_exact_addresses_only() -> None:
 
 @pytest.mark.parametrize(
     ("delta", "hit"),
-    [(-0x10, True), (0x20, True), (-0x11, False), (0x21, False)],  # address point = start + 0x10
+    [(-0x10, True), (0x1F, True), (-0x11, False), (0x20, False)],  # address point = start + 0x10
 )
-def test_vtable_targets_use_closed_intervals(delta: int, hit: bool) -> None:
+def test_vtable_targets_use_half_open_intervals(delta: int, hit: bool) -> None:
+    """The vtable's last byte is in it, its end is not (the real 19 and 22 give these four
+    answers for this file; stop 50 took the end to be in)."""
     data = _patch_last_target(raw.write(_one_target_profile(VTABLE)), delta)
     (site,) = raw.read(data).records[1].sites(VTABLE)
     assert site == [ValueData(md5_hash("_ZTV1A") if hit else 0, 3)]
