@@ -18,6 +18,13 @@ if TYPE_CHECKING:
 _MALFORMED = "malformed instrumentation profile data"
 
 
+def without_detail(message: str) -> str:
+    """``message`` as an ``InstrProfError`` rebuilt from its code alone words it:
+    "malformed instrumentation profile data" without the ": DETAIL" (13's errors, and
+    14-16's merge warning for an input that cannot be opened)."""
+    return _MALFORMED if message.startswith(_MALFORMED + ": ") else message
+
+
 class ProfdataError(Exception):
     """Base class of every error profdata raises on purpose."""
 
@@ -101,8 +108,8 @@ class FormatError(ProfdataError):
 
     def for_release(self, release: Release) -> ProfdataError:
         """llvm-profdata 13 says only "malformed instrumentation profile data"."""
-        if not release.instr_error_details and self.llvm_message.startswith(_MALFORMED + ": "):
-            self.llvm_message = _MALFORMED
+        if not release.instr_error_details:
+            self.llvm_message = without_detail(self.llvm_message)
         return self
 
     def locate(self) -> str:

@@ -290,6 +290,27 @@ def _signed(value: int) -> int:
     return value - (1 << 64) if value >> 63 else value
 
 
+def _region_sizes(layout: RawLayout, header: RawHeader) -> list[tuple[str, int]]:
+    """Each region's size as the counts say (unbounded: before any 64-bit wrap)."""
+    vtables_size = header.num_vtables * layout.vtable_size
+    return [
+        ("header", layout.header_size),
+        ("binary_ids", header.binary_ids_size),
+        ("data", header.num_data * layout.data_size),
+        ("padding_bytes_before_counters", header.padding_bytes_before_counters),
+        ("counters", header.num_counters * header.counter_width),
+        ("padding_bytes_after_counters", header.padding_bytes_after_counters),
+        ("bitmap", header.num_bitmap_bytes),
+        ("padding_bytes_after_bitmap_bytes", header.padding_bytes_after_bitmap_bytes),
+        ("names", header.names_size),
+        ("names_padding", pad8(header.names_size)),
+        ("vtables", vtables_size),
+        ("vtables_padding", pad8(vtables_size)),
+        ("vnames", header.vnames_size),
+        ("vnames_padding", pad8(header.vnames_size)),
+    ]
+
+
 def sections(layout: RawLayout, header: RawHeader, start: int) -> list[Section]:
     """The regions after the header, in file order (``RawInstrProfReader::readHeader``).
 
@@ -300,43 +321,20 @@ def sections(layout: RawLayout, header: RawHeader, start: int) -> list[Section]:
     can give a region a negative size, or one smaller than its count says
     (a count of 2**58 64-byte data records takes no bytes).
     """
-    names_pad = pad8(header.names_size)
-    vtables_size = header.num_vtables * layout.vtable_size
-    regions = [
-        ("header", layout.header_size),
-        ("binary_ids", header.binary_ids_size),
-        ("data", header.num_data * layout.data_size),
-        ("padding_bytes_before_counters", header.padding_bytes_before_counters),
-        ("counters", header.num_counters * header.counter_width),
-        ("padding_bytes_after_counters", header.padding_bytes_after_counters),
-        ("bitmap", header.num_bitmap_bytes),
-        ("padding_bytes_after_bitmap_bytes", header.padding_bytes_after_bitmap_bytes),
-        ("names", header.names_size),
-        ("names_padding", names_pad),
-        ("vtables", vtables_size),
-        ("vtables_padding", pad8(vtables_size)),
-        ("vnames", header.vnames_size),
-        ("vnames_padding", pad8(header.vnames_size)),
-    ]
     out: list[Section] = []
     offset = 0
-    for name, size in regions:
+    for name, size in _region_sizes(layout, header):
         out.append(Section(name, start + _signed(offset), _signed(size)))
         offset = (offset + size) & _U64
     return out
 
 
 def wrapped(layout: RawLayout, header: RawHeader) -> bool:
-    """Whether a size or offset of the header's regions wraps at 64 bits (or is negative),
-    so that :func:`sections` are not what the counts say."""
-    regions = {r.name: r for r in sections(layout, header, 0)}
-    if any(r.size < 0 or r.start < 0 for r in regions.values()):
-        return True
-    counted = {
-        "data": header.num_data * layout.data_size,
-        "counters": header.num_counters * header.counter_width,
-        "vtables": header.num_vtables * layout.vtable_size,
-    }
-    return regions["vnames_padding"].end < 0 or any(
-        regions[name].size != size for name, size in counted.items()
-    )
+    """Whether a size or offset of the header's regions reaches 2**63, where ``readHeader``'s
+    64-bit arithmetic wraps, so that :func:`sections` are not what the counts say."""
+    offset = 0
+    for _, size in _region_sizes(layout, header):
+        offset += size
+        if size >> 63 or offset >> 63:
+            return True
+    return False

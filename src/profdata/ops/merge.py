@@ -26,7 +26,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata import releases
-from profdata.errors import EmptyProfileError, MalformedError, MergeError, ProfdataError
+from profdata.errors import EmptyProfileError, MergeError, ProfdataError, without_detail
 from profdata.formats import open_instr
 from profdata.model.instr import InstrProfile, InstrRecord, TemporalTrace, read_streamed
 from profdata.model.kinds import ProfileKind
@@ -569,9 +569,8 @@ def input_failure(path: str, error: ProfdataError, release: Release) -> InputFai
     """An unreadable input, worded as the selected release words it."""
     reworded = error.for_release(release)
     message = reworded.llvm_message
-    malformed = MalformedError.llvm_message
-    if reworded.opening and not release.merge_open_error_details and message.startswith(malformed):
-        message = malformed  # "malformed ...: DETAIL" as InstrProfError::take left it
+    if reworded.opening and not release.merge_open_error_details:
+        message = without_detail(message)  # as InstrProfError::take left it
     return InputFailure(path, message, reworded)
 
 
