@@ -34,6 +34,7 @@ from profdata.formats import read_instr_bytes
 from profdata.formats.indexed import IndexedProfile, read
 from profdata.formats.indexed_records import PROFILE_DATA_EMPTY
 from tests.conftest import SHARED, CliResult
+from tests.malformed.header_words import patched
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "indexed"
 GOLDENS = sorted(json.loads((GOLDEN / "goldens.json").read_text()))
@@ -62,12 +63,6 @@ def fails(data: bytes, error: type[FormatError] = FormatError) -> FormatError:
     with pytest.raises(error) as info:
         consume(data)
     return info.value
-
-
-def patched(data: bytes, at: int, value: int, fmt: str = "<Q") -> bytes:
-    out = bytearray(data)
-    struct.pack_into(fmt, out, at, value)
-    return bytes(out)
 
 
 def same_content(a: IndexedProfile, b: IndexedProfile) -> bool:

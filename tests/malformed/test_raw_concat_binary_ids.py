@@ -20,6 +20,7 @@ from profdata.formats import read_instr_bytes
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_word, word
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 #: the first binary id's length word: right after the header (raw version 8: 14 and 16;
@@ -32,11 +33,9 @@ def _concatenated(rel: int) -> tuple[bytes, bytes]:
     section holds 24 bytes after the length), and the good run."""
     run = (PROGRAMS / f"l{rel}-ir-vp" / "default.profraw").read_bytes()
     assert int.from_bytes(run[16:24], "little") == 32  # one 20-byte build id, padded
-    first = bytearray(run)
     at = FIRST_ID_LENGTH[rel]
-    assert int.from_bytes(run[at : at + 8], "little") == 20
-    first[at : at + 8] = (50).to_bytes(8, "little")
-    return bytes(first) + run, run
+    assert word(run, at // 8) == 20
+    return with_word(run, at // 8, 50) + run, run
 
 
 @pytest.mark.parametrize("rel", [14, 16])

@@ -28,6 +28,7 @@ from profdata.formats.raw import read as read_raw
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_bit, with_word
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 
@@ -35,9 +36,7 @@ PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 def _flagged(rel: int) -> tuple[bytes, bytes]:
     """A golden raw run of ``rel`` as written, and with bit 59 of its version word set."""
     data = (PROGRAMS / f"l{rel}-ir-vp" / "default.profraw").read_bytes()
-    flagged = bytearray(data)
-    flagged[15] |= 0x08  # little-endian: bit 59 is in the word's last byte
-    return data, bytes(flagged)
+    return data, with_bit(data, 59)
 
 
 @pytest.mark.parametrize("rel", [14, 16])
@@ -90,10 +89,8 @@ BINARY = CORRELATE / "l14-ir-dbg"  # built by clang 14 with -mllvm -debug-info-c
 
 def _lightweight(word: int | None = None, value: int = 0) -> bytes:
     """The golden lightweight run of clang 14, with header word ``word`` set to ``value``."""
-    data = bytearray((CORRELATE / "l14-ir-dbg.1.profraw").read_bytes())
-    if word is not None:
-        data[8 * word : 8 * word + 8] = (value % (1 << 64)).to_bytes(8, "little")
-    return bytes(data)
+    data = (CORRELATE / "l14-ir-dbg.1.profraw").read_bytes()
+    return data if word is None else with_word(data, word, value)
 
 
 def _correlation() -> Correlation:

@@ -29,19 +29,13 @@ from profdata.ops.merge import input_failure
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_bit
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 V7 = GOLDEN / "raw" / "inputs" / "llvm-13__c-general.profraw"  # a front-end run of clang 13
 PROGRAMS = GOLDEN / "programs"
 #: where each release's golden IR run keeps its (zlib-compressed) name table
 NAMES_AT = {14: 752, 16: 744, 19: 944, 22: 944}
-
-
-def _flag(data: bytes, bit: int) -> bytes:
-    """``data`` (a little-endian raw profile) with bit ``bit`` of its version word set."""
-    flagged = bytearray(data)
-    flagged[8 + bit // 8] |= 1 << (bit % 8)
-    return bytes(flagged)
 
 
 def _records(data: bytes, rel: int) -> list[tuple[str, int, list[int]]]:
@@ -63,14 +57,14 @@ def _empty_name(rel: int) -> bytes:
 )
 def test_a_flag_of_a_later_release_is_read_as_nothing(rel: int, bit: int) -> None:
     data = (V7 if rel == 13 else PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes()
-    flagged = _flag(data, bit)
+    flagged = with_bit(data, bit)
     assert _records(flagged, rel) == _records(data, rel)
     kind = read_instr_bytes(flagged, "run.profraw", release=release(rel)).kind
     assert kind == read_instr_bytes(data, "run.profraw", release=release(rel)).kind
 
 
 def test_14_knows_the_byte_coverage_flag_13_does_not() -> None:
-    flagged = _flag(V7.read_bytes(), 60)
+    flagged = with_bit(V7.read_bytes(), 60)
     assert read_instr_bytes(flagged, "run.profraw", release=release(13)).records
     with pytest.raises(MalformedError):  # counters of one byte: the names start elsewhere
         read_instr_bytes(flagged, "run.profraw", release=release(14))
@@ -80,7 +74,7 @@ def test_13_merges_a_front_end_input_with_the_cs_flag_as_front_end(
     tmp_path: Path, run_profdata: Callable[..., CliResult]
 ) -> None:
     path = tmp_path / "fecs.profraw"
-    path.write_bytes(_flag(V7.read_bytes(), 57))
+    path.write_bytes(with_bit(V7.read_bytes(), 57))
     for rel, flags in ((13, ProfileKind.FRONTEND), (14, ProfileKind.CS)):
         out = tmp_path / f"l{rel}.profdata"
         assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(out), str(path)).code == 0
@@ -117,7 +111,7 @@ def test_13_flags_as_the_real_tool(
     run_profdata: Callable[..., CliResult],
 ) -> None:
     path, good = tmp_path / "flagged.profraw", tmp_path / "good.profraw"
-    path.write_bytes(_flag(V7.read_bytes(), bit))
+    path.write_bytes(with_bit(V7.read_bytes(), bit))
     good.write_bytes(V7.read_bytes())
     commands = [
         ["show", "--all-functions", "--counts", str(path)],
@@ -159,7 +153,7 @@ def test_a_memprof_flag_writes_the_schema_of_the_release(
 ) -> None:
     """15's ``MIBEntryDef.inc`` has 19 fields; 16 added the six access densities."""
     path, out = tmp_path / "memprof.profraw", tmp_path / "out.profdata"
-    path.write_bytes(_flag((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
+    path.write_bytes(with_bit((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
     assert run_profdata(f"--llvm-release={rel}", "merge", "-o", str(out), str(path)).code == 0
     data = out.read_bytes()
     memprof_at = int.from_bytes(data[40:48], "little")  # v8/v9 header: MemProfOffset
@@ -177,6 +171,6 @@ def test_a_memprof_flag_as_the_real_tool(
     run_profdata: Callable[..., CliResult],
 ) -> None:
     path = tmp_path / "memprof.profraw"
-    path.write_bytes(_flag((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
+    path.write_bytes(with_bit((PROGRAMS / "l14-ir-vp" / "default.profraw").read_bytes(), 62))
     commands = [["merge", "-o", "@OUT", str(path)], ["show", "--all-functions", str(path)]]
     assert not differing(llvm_profdata(rel), rel, commands, run_profdata, tmp_path)

@@ -24,6 +24,7 @@ from profdata.formats import read_instr_bytes
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_word, word
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 NUM_DATA, NUM_COUNTERS = 3, 5  # header words (raw versions 8 to 10)
@@ -35,23 +36,13 @@ def _run(rel: int) -> bytes:
     return (PROGRAMS / f"l{rel}-ir-vp" / "default.profraw").read_bytes()
 
 
-def _with_word(data: bytes, word: int, value: int) -> bytes:
-    changed = bytearray(data)
-    changed[8 * word : 8 * word + 8] = (value % (1 << 64)).to_bytes(8, "little")
-    return bytes(changed)
-
-
-def _word(data: bytes, word: int) -> int:
-    return int.from_bytes(data[8 * word : 8 * word + 8], "little")
-
-
 def _damaged(rel: int) -> dict[str, bytes]:
     data = _run(rel)
     return {
-        "data-wraps": _with_word(data, NUM_DATA, _word(data, NUM_DATA) + DATA_WRAP[rel]),
-        "counters-wrap": _with_word(data, NUM_COUNTERS, _word(data, NUM_COUNTERS) + (1 << 61)),
-        "data-2**63": _with_word(data, NUM_DATA, 1 << 63),
-        "data-all-ones": _with_word(data, NUM_DATA, -1),
+        "data-wraps": with_word(data, NUM_DATA, word(data, NUM_DATA) + DATA_WRAP[rel]),
+        "counters-wrap": with_word(data, NUM_COUNTERS, word(data, NUM_COUNTERS) + (1 << 61)),
+        "data-2**63": with_word(data, NUM_DATA, 1 << 63),
+        "data-all-ones": with_word(data, NUM_DATA, -1),
     }
 
 
@@ -65,7 +56,7 @@ def test_counts_that_wrap_to_the_same_sizes_read_as_the_run(rel: int) -> None:
     damaged = _damaged(rel)
     assert _records(damaged["data-wraps"], rel) == _records(_run(rel), rel)
     assert _records(damaged["counters-wrap"], rel) == _records(_run(rel), rel)
-    assert len(_records(_run(rel), rel)) == _word(_run(rel), NUM_DATA)
+    assert len(_records(_run(rel), rel)) == word(_run(rel), NUM_DATA)
 
 
 @pytest.mark.parametrize("rel", [14, 19])
@@ -83,10 +74,10 @@ def test_a_region_the_sums_put_outside_the_file_is_refused() -> None:
     # readHeader refuses; 2**63 + 8 puts them past the start of memory instead
     padding = 4  # PaddingBytesBeforeCounters
     with pytest.raises(HeaderCorruptError):
-        read_instr_bytes(_with_word(data, padding, (1 << 63) + 8), "run.profraw")
+        read_instr_bytes(with_word(data, padding, (1 << 63) + 8), "run.profraw")
     # 4096 bytes back: the value data would start before the file (the real 22 segfaults)
     with pytest.raises(HeaderCorruptError, match="before the start of the file"):
-        read_instr_bytes(_with_word(data, padding, -4096), "run.profraw")
+        read_instr_bytes(with_word(data, padding, -4096), "run.profraw")
 
 
 @pytest.mark.parametrize("rel", [14, 16, 19, 22])
