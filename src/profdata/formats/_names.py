@@ -46,13 +46,10 @@ def _refuse_empty_name(cur: ByteReader, field: str, at: int) -> NoReturn:
 
 
 def read_name_chunks(cur: ByteReader, field: str = "names") -> list[str]:
-    """All names in the cursor's remaining bytes (zero bytes between chunks skipped); an
-    empty one is refused, as ``addSymbolName`` refuses it."""
-    start = cur.pos
-    payloads = read_name_payloads(cur, field)
-    if any(holds_empty_name(payload) for payload in payloads):
-        _refuse_empty_name(cur, field, start)
-    return _split_names(payloads)
+    """All names of the chunks in the cursor's ``[pos, end)``, walked as
+    :func:`read_names_as_llvm` walks them (bytes past ``end`` are the file's): the
+    first chunk that fails, or holds an empty name, fails the whole."""
+    return _split_names(read_names_as_llvm(_whole_file(cur), cur.pos, cur.end, field))
 
 
 def _split_names(payloads: list[bytes]) -> list[str]:
@@ -64,9 +61,14 @@ def names_before_failure(cur: ByteReader, field: str = "names") -> list[str]:
     empty name (``readAndDecodeStrings`` into ``addSymbolName``, its error swallowed)."""
     payloads: list[bytes] = []
     with contextlib.suppress(ProfdataError):
-        read_name_payloads(cur, field, payloads)
+        read_names_as_llvm(_whole_file(cur), cur.pos, cur.end, field, payloads)
     names = _split_names(payloads)
     return names[: names.index("")] if "" in names else names
+
+
+def _whole_file(cur: ByteReader) -> ByteReader:
+    """A cursor over all of ``cur``'s bytes: a chunk's sizes may lead past a section."""
+    return ByteReader(cur.data, path=cur.path, order=cur.order, base=cur.base)
 
 
 def read_name_payloads(
@@ -110,9 +112,14 @@ def read_name_payloads(
     return payloads
 
 
-def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> list[bytes]:
-    """A raw profile's name chunks in ``[start, end)``, read the way ``readAndDecodeStrings``
-    reads them, so that a damaged section fails as llvm-profdata fails.
+def read_names_as_llvm(
+    cur: ByteReader, start: int, end: int, field: str, payloads: list[bytes] | None = None
+) -> list[bytes]:
+    """The name chunks in ``[start, end)`` (a raw profile's names, an indexed profile's
+    vtable names), read the way ``readAndDecodeStrings`` reads them, so that a damaged
+    section fails as llvm-profdata fails; each chunk's payload is also appended to
+    ``payloads`` as it decodes (one that holds an empty name too: LLVM adds the names
+    before that one).
 
     LLVM trusts the chunk sizes: a size or a chunk may run past the section
     into whatever follows it in the file, a zlib stream only has to end
@@ -123,7 +130,8 @@ def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> lis
     fresh heap pages) that memory holds zeros, and so it does here.
     """
     data, limit = cur.data, cur.end
-    payloads: list[bytes] = []
+    if payloads is None:
+        payloads = []
     pos = start
     while pos < end:
         chunk = pos
@@ -154,9 +162,9 @@ def read_names_as_llvm(cur: ByteReader, start: int, end: int, field: str) -> lis
                 )
             payload = _bytes_past_end(data, pos, size, limit)
             pos += size
+        payloads.append(payload)
         if holds_empty_name(payload):
             _refuse_empty_name(cur, field, chunk)
-        payloads.append(payload)
         while pos < end and data[pos] == 0:
             pos += 1
     return payloads
@@ -175,14 +183,19 @@ def _bytes_past_end(data: memoryview, pos: int, size: int, limit: int) -> bytes:
 
 def _uleb_as_llvm(cur: ByteReader, pos: int, field: str) -> tuple[int, int]:
     """``decodeULEB128`` without an end: a value too big for 64 bits reads as 0, and
-    past the end of the file a zero byte ends it."""
+    past the end of the file a zero byte ends it.
+
+    On overflow LLVM stops *at* the byte that does not fit (its length leaves
+    that byte out), so the next field is read from that byte: a size of
+    ``ff``x9 ``02`` is followed by a field that begins with ``02``.
+    """
     value, shift = 0, 0
     while True:
         byte = cur.data[pos] if pos < cur.end else 0
-        pos += 1
         slice_ = byte & 0x7F
         if shift >= 63 and ((shift == 63 and slice_ > 1) or (shift > 63 and slice_)):
             return 0, pos
+        pos += 1
         value |= slice_ << shift
         shift += 7
         if not byte & 0x80:
