@@ -53,6 +53,7 @@ from profdata.model.sample import (
     SampleContext,
     SampleProfile,
     context_key,
+    empty_cs_context,
     name_key,
     sort_func_profiles,
     string_map_key,
@@ -159,7 +160,7 @@ class SectionWriter:
             context = fs.context
             if bracketed:
                 names.add(self.bracketed(context))
-            elif context.frames:
+            elif self.in_cs_table(context):
                 names.update(frame.function for frame in context.frames)
                 contexts.add(context)
             else:
@@ -184,9 +185,16 @@ class SectionWriter:
         index (13: the bracketed name's)."""
         if self.options.string_map_profiles and self.profile.is_cs:
             return self.name_index[self.bracketed(context)]
-        if context.frames:
+        if self.in_cs_table(context):
             return self.context_index[context]
         return self.name_index[context.name]
+
+    def in_cs_table(self, context: SampleContext) -> bool:
+        """``SampleContext::hasContext``: a context of frames, or the empty one a damaged CS
+        name table gives (:func:`~profdata.model.sample.empty_cs_context`), written as an
+        entry of size 0 as LLVM writes it, not as a plain profile's name "" (whose body
+        would read back as another context's)."""
+        return bool(context.frames) or empty_cs_context(context, self.profile.is_cs)
 
     def name_table(self, out: ByteWriter) -> None:
         """``writeNameTableSection``: strings (uniq flag if any has the suffix) or MD5s."""

@@ -153,6 +153,13 @@ def sorted_by_name(named: Mapping[str, _T], md5: bool = False) -> list[tuple[str
     return sorted(named.items(), key=lambda item: name_key(item[0], md5))
 
 
+def empty_cs_context(context: SampleContext, cs: bool) -> bool:
+    """Whether ``context`` of a CS profile (``cs``) is a CS name table entry of no frames,
+    which only a damaged file holds.  LLVM keeps such a context a context
+    (``hasContext``); a plain profile beside the CS ones (a mixed merge) has a name."""
+    return cs and not context.frames and not context.name
+
+
 def context_key(context: SampleContext, md5: bool = False) -> tuple[object, ...]:
     """``SampleContext::operator<``: plain names before contexts; frames by name then location.
 

@@ -307,7 +307,9 @@ def trim_cold_contexts(
             string_map_table(profile), string_map_key, partial(stringmap_order, xxh3=False)
         )
     else:
-        by_hash = partial(context_hash, md5_frames=md5_frames, md5_names=profile.is_md5)
+        by_hash = partial(
+            context_hash, md5_frames=md5_frames, md5_names=profile.is_md5, cs=profile.is_cs
+        )
         keyed = _ReaderMap(hash_map_table(profile, md5_frames), by_hash, unordered_map_order)
     cold = [fs for fs in ordered if fs.total_samples < threshold]
     merged: dict[SampleContext, FunctionSamples] = {}

@@ -25,6 +25,7 @@ from profdata.model.sample import (
     FunctionSamples,
     SampleContext,
     SampleProfile,
+    empty_cs_context,
     md5_name_value,
     string_map_key,
 )
@@ -384,12 +385,17 @@ def flat_key(profile: SampleProfile, md5_frames: bool) -> Callable[[str], object
     return partial(function_id_hash, md5_names=profile.is_md5) if md5_frames else None
 
 
-def context_hash(context: SampleContext, md5_frames: bool = True, md5_names: bool = False) -> int:
+def context_hash(
+    context: SampleContext, md5_frames: bool = True, md5_names: bool = False, cs: bool = False
+) -> int:
     """``SampleContext::getHashCode``: for plain names MD5 (19/22) or, with
     ``md5_frames=False``, ``hash_value(StringRef)`` as 14/16 hash them; for CS contexts
     the frames combined, each frame as LLVM 19/22 hash it (MD5 based, §5.8) or as 14/16
-    do (``hash_combine(name, line, discriminator)``)."""
-    if not context.frames:
+    do (``hash_combine(name, line, discriminator)``).  In a CS profile (``cs``) a
+    context of no frames and no name is a CS name table entry of size 0, which only a
+    damaged file holds (:func:`~profdata.model.sample.empty_cs_context`): LLVM hashes it
+    by its frames (``hasContext``), the empty range."""
+    if not context.frames and not empty_cs_context(context, cs):
         if not md5_frames:  # 14/16: FunctionSamples keyed by the name's hash_value
             return string_hash(name_bytes(context.name))
         return function_id_hash(context.name, md5_names)
@@ -423,7 +429,8 @@ def profile_map_order(
 
 def _hash_keys(profile: SampleProfile, md5_frames: bool, md5_names: bool | None) -> list[int]:
     md5 = profile.is_md5 if md5_names is None else md5_names
-    return [context_hash(fs.context, md5_frames, md5) for fs in profile.profiles.values()]
+    cs = profile.is_cs
+    return [context_hash(fs.context, md5_frames, md5, cs) for fs in profile.profiles.values()]
 
 
 def _in_order(profile: SampleProfile, keys: Sequence[K], order: list[K]) -> list[FunctionSamples]:
@@ -471,15 +478,15 @@ def _string_table(profile: SampleProfile, keys: list[bytes]) -> StringMapTable:
     return StringMapTable.filled(keys, xxh3=False)
 
 
-def merge_map_key(context: SampleContext, release: Release, md5: bool) -> object:
+def merge_map_key(context: SampleContext, release: Release, md5: bool, cs: bool = False) -> object:
     """What ``mergeSampleProfile``'s map keys a profile by in ``release``: 13's string
     (a plain ``main`` and a CS ``[main]`` are one key), 18+'s context hash (an MD5 name
-    meets its string form; ``md5``: the profile's names are MD5 values), else the
-    context itself."""
+    meets its string form; ``md5``: the profile's names are MD5 values; ``cs``: the
+    profile is a CS one), else the context itself."""
     if release.sample_string_map_profiles:
         return string_map_key(context)
     if release.sample_md5_function_ids:
-        return context_hash(context, release.sample_cs_hash_md5_frames, md5)
+        return context_hash(context, release.sample_cs_hash_md5_frames, md5, cs)
     return context
 
 

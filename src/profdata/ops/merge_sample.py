@@ -244,7 +244,7 @@ def _merge_all(
         for fs in release_map_order(profile, release, md5_ids):
             source = remap_samples(fs, options.remapping) if options.remapping else fs
             context = source.context
-            key = merge_map_key(context, release, profile.is_md5)
+            key = merge_map_key(context, release, profile.is_md5, profile.is_cs)
             context = first_of_key.setdefault(key, context)  # the first context of a key
             into = target.get(context)
             if into is None:

@@ -237,7 +237,7 @@ class _Merge:
                 context, key = known
             else:
                 context = table[name]
-                key = merge_map_key(context, self.release, md5)
+                key = merge_map_key(context, self.release, md5, profile.is_cs)
             seen = local.get(key)
             if seen is not None and (seen != context or replaces):
                 return None
@@ -337,7 +337,7 @@ class _Merge:
             )
             ordered = [fs.context for fs in release_map_order(stand_in, self.release, md5_ids)]
         else:  # profile_map_order of the input's keys
-            hashes = [context_hash(c, self.md5_frames, md5_ids) for c in contexts]
+            hashes = [context_hash(c, self.md5_frames, md5_ids, profile.is_cs) for c in contexts]
             by_hash = dict(zip(hashes, contexts, strict=True))
             ordered = [by_hash[h] for h in UnorderedMapTable.filled(hashes).order()]
             if len(by_hash) != len(hashes):

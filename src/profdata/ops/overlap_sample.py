@@ -370,7 +370,9 @@ def overlap_sample(
         keys = [string_map_key(fs.context) for fs in base_order]
         second = stringmap_order(keys, xxh3=False)
     else:
-        second = unordered_map_order([context_hash(fs.context, md5_frames) for fs in base_order])
+        second = unordered_map_order(
+            [context_hash(fs.context, md5_frames, cs=base.is_cs) for fs in base_order]
+        )
     for index in second:
         base_funcs.setdefault(base_order[index].context, base_order[index])
     program.union_count = len(base_funcs)
