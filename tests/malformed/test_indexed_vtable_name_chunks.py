@@ -29,17 +29,10 @@ from profdata.formats.indexed import read
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.malformed.test_indexed_vtable_names import kept_merge
 
 VTABLES = ("_ZTVN3geo4RectE", "_ZTVN3geo6CircleE", "_ZTVN3geo6SquareE", "_ZTVN3geo3TriE")
 ZLIB_FAILS = "failed to uncompress data (zlib)"
-
-
-def _kept(corpus_dir: Path, rel: int) -> bytes:
-    path = corpus_dir / f"irpgo-vtable-vcalls-cpp-l{rel}" / "expected"
-    path /= f"l{rel}-merge-keep-vtable-symbols-o.profdata"
-    if not path.is_file():
-        pytest.skip(f"{path} is not in this corpus")
-    return path.read_bytes()
 
 
 def _uleb(value: int) -> bytes:
@@ -102,7 +95,7 @@ def _cases(data: bytes) -> dict[str, tuple[bytes, tuple[str, ...], str]]:
 
 @pytest.mark.parametrize("rel", [19, 22])
 def test_the_section_reads_as_readAndDecodeStrings(rel: int, corpus_dir: Path) -> None:
-    for case, (data, shown, keep) in _cases(_kept(corpus_dir, rel)).items():
+    for case, (data, shown, keep) in _cases(kept_merge(corpus_dir, rel)).items():
         profile = read_instr_bytes(data, f"{case}.profdata", release=release(rel))
         functions = {record.name for record in profile.records}
         found = {name for name in profile.symbols.values() if name not in functions}
@@ -127,7 +120,7 @@ def test_damaged_chunks_as_the_real_tool(
     run_profdata: Callable[..., CliResult],
 ) -> None:
     found = []
-    for case, (data, _, _) in _cases(_kept(corpus_dir, rel)).items():
+    for case, (data, _, _) in _cases(kept_merge(corpus_dir, rel)).items():
         path = tmp_path / f"{case}.profdata"
         path.write_bytes(data)
         commands = [

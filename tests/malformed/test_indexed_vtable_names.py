@@ -30,7 +30,7 @@ from tests.conftest import CliResult
 SQUARE, RECT = "_ZTVN3geo6SquareE", "_ZTVN3geo4RectE"
 
 
-def _kept(corpus_dir: Path, rel: int) -> bytes:
+def kept_merge(corpus_dir: Path, rel: int) -> bytes:
     """The corpus's merge with ``--keep-vtable-symbols``: one zlib chunk of the 4 vtable
     names, the last section of the file, padded with zeros to a multiple of 8."""
     path = corpus_dir / f"irpgo-vtable-vcalls-cpp-l{rel}" / "expected"
@@ -83,8 +83,8 @@ def _damaged(data: bytes) -> dict[str, bytes]:
 
 @pytest.mark.parametrize("rel", [19, 22])
 def test_the_names_before_the_failure_name_the_targets(rel: int, corpus_dir: Path) -> None:
-    damaged = _damaged(_kept(corpus_dir, rel))
-    whole = read_instr_bytes(_kept(corpus_dir, rel), "kept.profdata", release=release(rel))
+    damaged = _damaged(kept_merge(corpus_dir, rel))
+    whole = read_instr_bytes(kept_merge(corpus_dir, rel), "kept.profdata", release=release(rel))
     vtables = {name for name in whole.symbols.values() if name.startswith("_ZTV")}
     assert len(vtables) == 4
     for case in ("bad-second-chunk", "empty-name-second-chunk", "past-the-end"):
@@ -112,7 +112,7 @@ def test_damaged_vtable_names_as_the_real_tool(
     ``merge`` never decodes the section.  The fuzzer's past-the-end case is left out:
     there LLVM decodes memory past the end of the file."""
     found = []
-    for case, data in _damaged(_kept(corpus_dir, rel)).items():
+    for case, data in _damaged(kept_merge(corpus_dir, rel)).items():
         if case == "past-the-end":
             continue
         path = tmp_path / f"{case}.profdata"
