@@ -25,11 +25,10 @@ import pytest
 from profdata.errors import DecompressionError, EmptyNameError, ProfdataError
 from profdata.formats import read_instr_bytes
 from profdata.formats._binary import ByteWriter
-from profdata.formats.indexed import read
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
-from tests.malformed.test_indexed_vtable_names import kept_merge
+from tests.malformed.test_indexed_vtable_names import kept_merge, vtable_section
 
 VTABLES = ("_ZTVN3geo4RectE", "_ZTVN3geo6CircleE", "_ZTVN3geo6SquareE", "_ZTVN3geo3TriE")
 ZLIB_FAILS = "failed to uncompress data (zlib)"
@@ -43,7 +42,7 @@ def _uleb(value: int) -> bytes:
 
 def _rewritten(data: bytes, section: bytes) -> bytes:
     """``data`` with the vtable name section (the file's last) holding ``section``."""
-    at = read(memoryview(data)).header.vtable_names_offset
+    at, _ = vtable_section(data)
     body = bytearray(data[: at + 8] + section)
     body += bytes(-len(body) % 8)
     struct.pack_into("<Q", body, at, len(section))
@@ -53,8 +52,7 @@ def _rewritten(data: bytes, section: bytes) -> bytes:
 def _cases(data: bytes) -> dict[str, tuple[bytes, tuple[str, ...], str]]:
     """Each damaged file; the vtable names ``show`` finds; and what ``--keep-vtable-symbols``
     fails with (``ZLIB_FAILS``, "empty": an empty name) or "" where it keeps them all."""
-    at = read(memoryview(data)).header.vtable_names_offset
-    (length,) = struct.unpack_from("<Q", data, at)
+    at, length = vtable_section(data)
     section = data[at + 8 : at + 8 + length]
     stream = section[2:]  # one zlib chunk of 66 bytes in 47: two one-byte sizes
     payload = zlib.decompress(stream)

@@ -40,7 +40,7 @@ def kept_merge(corpus_dir: Path, rel: int) -> bytes:
     return path.read_bytes()
 
 
-def _section(data: bytes) -> tuple[int, int]:
+def vtable_section(data: bytes) -> tuple[int, int]:
     """Where the section's length lies, and its length."""
     at = read(memoryview(data)).header.vtable_names_offset
     (length,) = struct.unpack_from("<Q", data, at)
@@ -50,7 +50,7 @@ def _section(data: bytes) -> tuple[int, int]:
 def _with_section(data: bytes, length: int, tail: bytes = b"") -> bytes:
     """The section's length set to ``length``, ``tail`` written over the padding after
     its first chunk."""
-    at, first = _section(data)
+    at, first = vtable_section(data)
     out = bytearray(data)
     struct.pack_into("<Q", out, at, length)
     end = at + 8 + first
@@ -59,7 +59,7 @@ def _with_section(data: bytes, length: int, tail: bytes = b"") -> bytes:
 
 
 def _damaged(data: bytes) -> dict[str, bytes]:
-    at, first = _section(data)
+    at, first = vtable_section(data)
     padding = len(data) - (at + 8 + first)
     assert padding == 7 and data[at + 8 + first :] == bytes(7)
     stored = SQUARE.encode() + b"\x01\x01" + RECT.encode()

@@ -17,12 +17,13 @@ memory.)
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from profdata.formats._binary import ByteReader
+from profdata.formats.sample_extbinary import SecType, read_section_table
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.model.sample import FunctionSamples, LineLocation, SampleContext, SampleProfile
 from profdata.ops.merge_sample import encode_sample
@@ -40,7 +41,6 @@ CS_TEXT = """\
 [main]:154:0
  1: 154
 """
-CS_NAME_TABLE = 6  # SecCSNameTable in the section header table
 
 
 def _empty_context_profile(rel: int) -> SampleProfile:
@@ -67,22 +67,13 @@ def test_a_context_of_no_frames_reads_back_as_itself(rel: int) -> None:
 
 
 def _shifted(data: bytes) -> bytes:
-    """``data`` with the first CS name table entry's ContextSize one larger (the header:
-    ULEB128 magic and version, then a u64 count of four-u64 section entries)."""
-    at = 0
-    for _ in range(2):
-        while data[at] & 0x80:
-            at += 1
-        at += 1
-    (count,) = struct.unpack_from("<Q", data, at)
-    for index in range(count):
-        kind, _, offset, _ = struct.unpack_from("<4Q", data, at + 8 + 32 * index)
-        if kind == CS_NAME_TABLE:
-            assert data[offset] < 0x80 and data[offset + 1] < 0x7F  # one-byte ULEB128s
-            out = bytearray(data)
-            out[offset + 1] += 1
-            return bytes(out)
-    raise AssertionError("no CS name table")
+    """``data`` with the first CS name table entry's ContextSize one larger."""
+    table = read_section_table(ByteReader(memoryview(data)))
+    offset = next(e.offset for e in table if e.type == SecType.CS_NAME_TABLE)
+    assert data[offset] < 0x80 and data[offset + 1] < 0x7F  # one-byte ULEB128s
+    out = bytearray(data)
+    out[offset + 1] += 1
+    return bytes(out)
 
 
 @pytest.mark.parametrize("rel", [19, 22])
