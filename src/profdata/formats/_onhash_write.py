@@ -27,7 +27,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats._binary import ByteWriter
-from profdata.model.instr import spans
+from profdata.model.instr import spans, take
 
 Ints = npt.NDArray[np.int64]
 Bytes = npt.NDArray[np.uint8]
@@ -281,7 +281,7 @@ def put_words(
         lo, hi = cuts[k], cuts[k + 1]
         if lo < hi:
             view = dest[k : k + (len(dest) - k) // 8 * 8].view("<u8")
-            view[index[lo:hi]] = words[source[lo:hi]]
+            view[index[lo:hi]] = take(words, source[lo:hi])
 
 
 def emit(out: ByteWriter, hashes: Sequence[int], items: Sequence[bytes]) -> int:

@@ -19,6 +19,7 @@ import numpy.typing as npt
 
 from profdata.model.bucketed import BucketedValues
 from profdata.model.cxx_algo import sort_by
+from profdata.model.instr import take
 
 Ints = npt.NDArray[np.int64]
 U64s = npt.NDArray[np.uint64]
@@ -90,7 +91,7 @@ class CallTargets:
             rel <<= np.uint64(64 - self.align_bits)
             slot |= rel
         np.minimum(slot, np.uint64(outside), out=slot)
-        ids: npt.NDArray[np.int32] = self.direct_ids[slot]
+        ids: npt.NDArray[np.int32] = take(self.direct_ids, slot.view(np.int64))
         return ids
 
     def _direct_ids(self, rel: U64s, targets: U64s, mask: int) -> Ints:

@@ -52,7 +52,7 @@ from profdata.formats.raw_layout import (
 from profdata.formats.raw_records import signed_offsets
 from profdata.formats.raw_values import blob_candidates, chain_starts, scan_blobs
 from profdata.formats.version_word import VERSION_MASK
-from profdata.model.instr import InstrProfile, spans
+from profdata.model.instr import InstrProfile, spans, take
 from profdata.model.kinds import ProfileKind, ValueKind
 
 Ints = npt.NDArray[np.int64]
@@ -617,15 +617,15 @@ def _read_values(
     # the word of each profiled value (its count is the next one), the rows of indirect
     # calls first, so that the values of each kind come out together
     order = vshape.row_order
-    lengths = num_values[order]
+    lengths = take(num_values, order)
     firsts = np.cumsum(lengths) - lengths
-    pair_at = (row_at[order] + vshape.row_head[order] - value_start) >> 3
+    pair_at = (take(row_at, order) + take(vshape.row_head, order) - value_start) >> 3
     at = spans(pair_at, lengths, 2)
-    values = words[at].astype(np.uint64, copy=False)
+    values = take(words, at).astype(np.uint64, copy=False)
     at += 1
-    counts = words[at].astype(np.uint64, copy=False)
+    counts = take(words, at).astype(np.uint64, copy=False)
     calls = int(firsts[vshape.call_rows]) if vshape.call_rows < len(order) else len(values)
-    sites = np.repeat(vshape.site_order, site_lengths[vshape.site_order])
+    sites = np.repeat(vshape.site_order, take(site_lengths, vshape.site_order))
     ids = _value_ids(shape, values, calls, load_offset)
     if ids is None:
         return None
@@ -673,14 +673,14 @@ def _check_blobs(
     for index, rank in enumerate(vshape.by_ordinal):
         rows = rank.rows
         if index:
-            at = row_end[rows - 1]
+            at = take(row_end, rows - 1)
         else:
-            at = starts + 8 if vshape.all_rows else starts[vshape.row_blob[rows]] + 8
+            at = starts + 8 if vshape.all_rows else take(starts, vshape.row_blob[rows]) + 8
         if int(at.max()) + int(rank.head.max()) > end:
             return None
-        if not np.array_equal(words[(at - value_start) >> 3], rank.header):
+        if not np.array_equal(take(words, (at - value_start) >> 3), rank.header):
             return None
-        counts = raw[at[rank.site_row] + rank.site_offset]
+        counts = take(raw, take(at, rank.site_row) + rank.site_offset)
         site_lengths[rank.sites] = counts
         values = np.add.reduceat(counts, rank.row_first, dtype=np.int64)
         row_at[rows] = at
@@ -691,7 +691,7 @@ def _check_blobs(
         row_end[rows] = values
     last = vshape.blob_last_row
     if vshape.all_rows:
-        blob_end = row_end[last]
+        blob_end = take(row_end, last)
     else:
         blob_end = np.where(last >= 0, row_end[np.maximum(last, 0)], starts + 8)
     sizes = blob_end - starts
@@ -702,7 +702,7 @@ def _check_blobs(
     # each first word must be the size the rows add up to beside the shape's NumValueKinds
     first_words = sizes.astype(np.uint64) << np.uint64(vshape.size_shift)
     first_words |= vshape.blob_kinds
-    if not np.array_equal(words[(starts - value_start) >> 3], first_words):
+    if not np.array_equal(take(words, (starts - value_start) >> 3), first_words):
         return None
     return row_at, site_lengths, num_values, int(blob_end[-1])
 

@@ -25,7 +25,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.formats._binary import ByteReader
-from profdata.model.instr import ValueSite, distinct, spans, value_sites_of
+from profdata.model.instr import ValueSite, distinct, spans, take, value_sites_of
 from profdata.model.kinds import ValueKind
 from profdata.model.record_table import ValueColumns
 
@@ -68,13 +68,14 @@ def blob_candidates(words: npt.NDArray[np.uint64], order: str) -> tuple[Ints, In
         maybe = np.flatnonzero(
             words - np.uint64((1 << 32) | 16) < np.uint64((_IPVK_LAST + 1) << 32)
         )
-    size = words[maybe] & np.uint64(0xFFFFFFFF)
-    first_kind = words[np.minimum(maybe + 1, len(words) - 1)] & np.uint64(0xFFFFFFFF)
+    size = take(words, maybe) & np.uint64(0xFFFFFFFF)
+    first_kind = take(words, np.minimum(maybe + 1, len(words) - 1)) & np.uint64(0xFFFFFFFF)
     good = (size & np.uint64(7)) == 0
     good &= size >= np.uint64(16)
     good &= first_kind <= np.uint64(_IPVK_LAST)
     good &= maybe + 1 < len(words)
-    return maybe[good], size[good].astype(np.int64)
+    # compress: boolean indexing is 2-4x slower with numpy 2.4
+    return np.compress(good, maybe), np.compress(good, size).astype(np.int64)
 
 
 def chain_starts(cur: ByteReader, start: int, count: int) -> Ints | None:

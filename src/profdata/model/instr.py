@@ -109,6 +109,21 @@ class InstrRecord:
         return int(self.counts.max()) if len(self.counts) else 0
 
 
+_Items = TypeVar("_Items", bound=np.generic)
+
+
+def take(values: npt.NDArray[_Items], index: npt.NDArray[np.integer[Any]]) -> npt.NDArray[_Items]:
+    """``values[index]`` for an ``index`` already known to lie inside ``values``.
+
+    numpy's ``take`` in ``wrap`` mode leaves out fancy indexing's bounds check
+    and gives the same elements for every index from ``-len(values)`` to
+    ``len(values) - 1``: measured 1.4-2x faster for the tens of thousands of
+    indexes each raw run's value data is gathered with (numpy 2.4).  Where an
+    index comes from a file, the caller checks it against the bounds first.
+    """
+    return values.take(index, mode="wrap")
+
+
 def spans(
     starts: npt.NDArray[np.int64], lengths: npt.NDArray[np.int64], step: int = 1
 ) -> npt.NDArray[np.int64]:
@@ -364,10 +379,12 @@ class InstrProfile:
         """The records as :class:`RecordColumns` (readers of binary formats build them faster)."""
         return RecordColumns.of(self.records)
 
-    def hash_names_meanwhile(self) -> None:
+    def hash_names_meanwhile(self) -> bool:
         """Start hashing the names :attr:`symbols` (or the raw records' names) will need in a
         forked child, where a reader has many to hash and a CPU is idle: the caller has
-        other work before it asks.  Readers that hold names as text do nothing."""
+        other work before it asks.  Readers that hold names as text do nothing.  Whether
+        a child runs."""
+        return False
 
     def cheap_table(self) -> RecordTable | None:
         """The records as a table when the reader holds them so (None: only as records).

@@ -36,7 +36,7 @@ import numpy as np
 import numpy.typing as npt
 
 from profdata.model.counters import U64_MAX
-from profdata.model.instr import distinct, spans
+from profdata.model.instr import distinct, spans, take
 from profdata.ops.merge_records import MAX_VALUES_PER_SITE
 
 Ints = npt.NDArray[np.int64]
@@ -94,7 +94,7 @@ def beyond_cut(keys: Ints, counts: U64s, sizes: Ints, id_bits: int) -> Flags:
 def add_found(stored: U64s, where: Ints, found: Flags, counts: U64s, weight: int) -> Flags | None:
     """Add the run's entries that are already stored (``found``; ``stored[where]`` is
     theirs) with :func:`add_scaled`; the overflow flag of every run entry if any saturated."""
-    total, over = add_scaled(stored[where], counts[found], weight)
+    total, over = add_scaled(take(stored, where), np.compress(found, counts), weight)
     stored[where] = total
     if not bool(over.any()):
         return None
@@ -108,7 +108,7 @@ def _twice(stamp: npt.NDArray[np.int32], index: Ints) -> bool:
     scratch ``stamp``, and a later one overwrites an earlier."""
     stamps = np.arange(len(index), dtype=np.int32)
     stamp[index] = stamps
-    return not np.array_equal(stamp[index], stamps)
+    return not np.array_equal(take(stamp, index), stamps)
 
 
 @dataclass(frozen=True, eq=False)
@@ -147,7 +147,7 @@ class _Sizes:
     @staticmethod
     def columns(sizes: Ints) -> Ints:
         """Each size's column, -1 for a size the table has none for."""
-        column: Ints = _COLUMN[np.minimum(sizes, len(_COLUMN) - 1)]
+        column: Ints = take(_COLUMN, np.minimum(sizes, len(_COLUMN) - 1))
         return column
 
     def twice(self, cells: Ints) -> bool:
@@ -254,7 +254,7 @@ class ValueStore:
         hashed: slice | Flags
         if split is not None:
             sized, hashed = slice(split, None), slice(0, split)
-            rows = self.row[keys[sized] >> self.id_bits]
+            rows = take(self.row, keys[sized] >> self.id_bits)
             if len(rows) and int(rows.min()) < 0:
                 split = None  # a memop site that left the table
         if split is None:
@@ -270,7 +270,7 @@ class ValueStore:
         cells = rows * len(SIZES) + columns
         if self.sizes.twice(cells):
             return None
-        return hashed, _Cells(sized, cells, self.sizes.present[cells])
+        return hashed, _Cells(sized, cells, take(self.sizes.present, cells))
 
     def _unsize(self, sites: Ints) -> None:
         """Move ``sites`` from the table of sizes to the hash table (a size came that the
@@ -310,15 +310,15 @@ class ValueStore:
             mixed = keys.view(np.uint64) * _MULTIPLIER
         mixed >>= np.uint64(32)
         slots: Ints = mixed.view(np.int64)
-        slots &= self.mask[sites]
-        slots += self.start[sites]
+        slots &= take(self.mask, sites)
+        slots += take(self.start, sites)
         return slots
 
     def _next(self, slots: Ints, keys: Ints) -> Ints:
         """The slot after each one, wrapping inside the key's region."""
         sites = keys >> self.id_bits
-        start: Ints = self.start[sites]
-        following: Ints = start + ((slots - start + 1) & self.mask[sites])
+        start: Ints = take(self.start, sites)
+        following: Ints = start + ((slots - start + 1) & take(self.mask, sites))
         return following
 
     def _place(self, slots: Ints, index: Ints, keys: Ints) -> None:
@@ -342,8 +342,8 @@ class ValueStore:
         steps with no masks; only the rest probe on.
         """
         table, stored = self.table, self.keys
-        entry = table[slots].astype(np.int64)
-        hit = stored[entry] == keys  # an empty slot (-1) reads the sentinel
+        entry = take(table, slots).astype(np.int64)
+        hit = take(stored, entry) == keys  # an empty slot (-1) reads the sentinel
         found = np.where(hit, entry, -1)
         pending = np.flatnonzero(~hit & (entry != _EMPTY))
         slots = slots[pending]
@@ -374,13 +374,13 @@ class ValueStore:
         slots = self._slots(keys)
         at = self._find(keys, slots)
         found = at >= 0
-        where = at[found]
+        where = np.compress(found, at)
         if len(self.stamp) < self.size:
             self.stamp = np.zeros(len(self.keys), dtype=np.int32)
         if _twice(self.stamp, where):  # a stored entry found twice
             return None
         if len(where) < len(keys) - 1:
-            new = np.sort(keys[~found])
+            new = np.sort(np.compress(~found, keys))
             if bool(np.any(new[1:] == new[:-1])):
                 return None
         return Lookup(keys, slots, found, where, hashed, sized)
@@ -413,16 +413,19 @@ class ValueStore:
     def _merge_hashed(self, lookup: Lookup, counts: U64s, weight: int, safe: bool) -> Flags | None:
         found = lookup.found
         if safe:
-            added = counts[found]
+            added = np.compress(found, counts)
             if weight != 1:
                 added *= np.uint64(weight)
-            self.counts[lookup.where] += added
+            self.counts[lookup.where] = take(self.counts, lookup.where) + added
             flags = None
         else:
             flags = add_found(self.counts, lookup.where, found, counts, weight)
         if len(lookup.where) < len(found):
             new = ~found
-            self._append(lookup.keys[new], counts[new], lookup.slots[new])
+            self._append(
+                np.compress(new, lookup.keys), np.compress(new, counts),
+                np.compress(new, lookup.slots),
+            )  # fmt: skip
         return flags
 
     def _merge_sized(self, sized: _Cells, counts: U64s, weight: int, safe: bool) -> Flags | None:
@@ -434,7 +437,7 @@ class ValueStore:
         if safe:
             if weight != 1:
                 counts = np.where(present, counts * np.uint64(weight), counts)
-            table[cells] += counts
+            table[cells] = take(table, cells) + counts
         else:
             flags = add_found(table, cells[present], present, counts, weight)
             new = ~present
