@@ -35,13 +35,19 @@ class Offloaded(Generic[T]):
 
     def __init__(self, pid: int, pipe: int) -> None:
         self._pid, self._pipe = pid, pipe
+        #: the process that forked the child: a worker forked later inherits this object,
+        #: and must neither read the child's one result nor stop it
+        self._owner = os.getpid()
         # dropped unread (its owner failed, or never needed the part): the child is
         # stopped and the pipe closed, not left blocked on a full pipe for good
-        self._unread = weakref.finalize(self, _stop, pid, pipe)
+        self._unread = weakref.finalize(self, _stop, pid, pipe, self._owner)
 
     def result(self, here: Callable[[], T]) -> T:
-        """The child's result, or ``here()`` if it sent none."""
+        """The child's result, or ``here()`` if it sent none (or this process is not the
+        one that started it)."""
         self._unread.detach()
+        if os.getpid() != self._owner:
+            return here()
         try:
             with os.fdopen(self._pipe, "rb") as pipe:
                 data = pipe.read()
@@ -88,9 +94,13 @@ class Pending(Generic[T]):
         return work() if child is None else child.result(work)
 
 
-def _stop(pid: int, pipe: int) -> None:
+def _stop(pid: int, pipe: int, owner: int) -> None:
     """Kill the child and reap it here: it dies at once, and this may run at exit, where
-    Python 3.12 refuses to start the thread :func:`reap_later` would."""
+    Python 3.12 refuses to start the thread :func:`reap_later` would.  In a process forked
+    after the child (not its ``owner``) only the inherited pipe is closed."""
+    if os.getpid() != owner:
+        os.close(pipe)
+        return
     with suppress(ProcessLookupError):
         os.kill(pid, signal.SIGKILL)
     os.close(pipe)

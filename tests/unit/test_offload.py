@@ -122,6 +122,48 @@ def test_a_child_dropped_unread_is_stopped_and_its_pipe_closed(
     assert not Path(f"/proc/{pid}").exists()  # reaped, not a zombie
 
 
+@pytest.mark.parametrize("how", ["take", "drop"])
+def test_a_process_forked_later_leaves_the_child_to_its_owner(idle: None, how: str) -> None:
+    """A merge's worker is forked while the child hashing the first input's names may
+    still run: the worker inherits the pending part.  Taken there, it is computed there
+    (the child's one result is its owner's); dropped there, the child is not stopped."""
+    gate_read, gate_write = os.pipe()
+
+    def after_the_gate() -> int:
+        os.read(gate_read, 1)
+        return 42
+
+    pending: offload_module.Pending[int] = offload_module.Pending()
+    pending.start(after_the_gate)
+    assert pending.started
+    if how == "take":  # its result is ready: a take there would get it, not wait for it
+        os.write(gate_write, b"x")
+    report_read, report_write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # pragma: no cover - the forked process, which leaves with os._exit
+        code = 1
+        try:
+            if how == "take":
+                got = pending.take(lambda: -1)
+            else:
+                del pending
+                gc.collect()
+                got = -1
+            os.write(report_write, str(got).encode())
+            code = 0
+        finally:
+            os._exit(code)
+    os.close(report_write)
+    with os.fdopen(report_read, "rb") as report:
+        assert report.read() == b"-1"
+    assert os.waitpid(pid, 0)[1] == 0
+    if how == "drop":  # the child was not stopped by the other process
+        os.write(gate_write, b"x")
+    assert pending.take(lambda: -1) == 42
+    for end in (gate_read, gate_write):
+        os.close(end)
+
+
 def test_a_child_left_running_at_exit_is_stopped_quietly(tmp_path: Path) -> None:
     """Python 3.12 refuses new threads at exit, where an unread part's finalizer runs: the
     child must be reaped without one (a traceback there is what a user would see)."""

@@ -438,15 +438,16 @@ class IndexedProfile(InstrProfile):
                 keys.append((md5_hash_bytes(key), name_str(key)))
         return keys
 
-    def hash_names_meanwhile(self) -> None:
+    def hash_names_meanwhile(self) -> bool:
         if self._symbols is not None:
-            return
+            return False
         listing = self._indexed.listing()
         if (
             listing is not None
             and int(listing.items.key_length.sum()) >= model_names.HASH_MEANWHILE_BYTES
         ):
             self._hashing.start(self._key_hashes)
+        return self._hashing.started
 
     def _key_hashes(self) -> list[int]:
         """The MD5 of every key of the table, in listing order (getSymtab hashes each name

@@ -40,16 +40,17 @@ class NameTable:
         self._distinct_names: tuple[npt.NDArray[np.uint64], list[str]] | None = None
         self._hashing: Pending[tuple[npt.NDArray[np.uint64], bool]] = Pending()
 
-    def hash_meanwhile(self) -> None:
+    def hash_meanwhile(self) -> bool:
         """Have a forked child hash the names while this process goes on, when a CPU is
         idle and the names are many: the MD5s are most of what :meth:`_distinct` costs
         (35 of 60 ms for 100k names), and a merge has other work to do before it needs
-        them (the first input's group, and the inputs after it)."""
+        them (the first input's group, and the inputs after it).  Whether a child runs."""
         if (
             self._distinct_names is None
             and sum(map(len, self._payloads)) >= model_names.HASH_MEANWHILE_BYTES
         ):
             self._hashing.start(self._hashes)
+        return self._hashing.started
 
     def payloads(self) -> list[bytes]:
         """The decoded chunks as read: names joined by 0x01."""
@@ -223,11 +224,10 @@ class RawProfile(InstrProfile):
         self._build_table = build_table
         self._table: RecordTable | None = None
 
-    def hash_names_meanwhile(self) -> None:
+    def hash_names_meanwhile(self) -> bool:
         """Start hashing the names of the first profile's data records in a forked
-        child (:meth:`NameTable.hash_meanwhile`)."""
-        if self._name_tables:
-            self._name_tables[0].hash_meanwhile()
+        child (:meth:`NameTable.hash_meanwhile`); whether one started."""
+        return bool(self._name_tables) and self._name_tables[0].hash_meanwhile()
 
     @property
     def symbols(self) -> dict[int, str]:

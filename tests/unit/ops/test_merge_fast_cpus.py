@@ -9,7 +9,9 @@ from pathlib import Path
 import pytest
 
 from profdata import cpus as cpus_module
+from profdata import offload as offload_module
 from profdata.cpus import idle_cpus, runnable_others
+from profdata.model import names as model_names
 from profdata.ops import merge_fast
 from tests.unit.ops.test_merge_fast import _one_function, _write, merge
 
@@ -82,7 +84,13 @@ def test_without_proc_the_load_average_decides(
     assert idle_cpus() == idle(cpus())
 
 
-def _count_looks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, idle: int, threads: int) -> int:
+def _count_looks(
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path: Path,
+    idle: int,
+    threads: int,
+    names_child: bool = False,
+) -> int:
     """How often a merge of 30 runs of one binary looked at the idle CPUs."""
     looks = []
 
@@ -91,6 +99,11 @@ def _count_looks(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, idle: int, thr
         return idle
 
     monkeypatch.setattr(merge_fast, "idle_cpus", counted)
+    if names_child:  # the first input's names are hashed in a child of the merge
+        monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", 1)
+        monkeypatch.setattr(offload_module, "idle_cpus", lambda: 2)
+    else:
+        monkeypatch.setattr(model_names, "HASH_MEANWHILE_BYTES", 1 << 60)
     profiles = [_one_function([[(v, 1) for v in range(i % 5 + 1)]]) for i in range(30)]
     outcome = merge(_write(tmp_path, profiles, [1] * 30), fast=True, threads=threads, processes=0)
     assert not isinstance(outcome, str) and outcome.fast
@@ -109,3 +122,12 @@ def test_a_busy_machine_is_looked_at_every_few_inputs(
     """30 inputs; a split needs 8 left: looks with 29, 21 and 13 left (inputs 1, 9, 17)."""
     assert _count_looks(monkeypatch, tmp_path, idle=1, threads=2) == 3
     assert _count_looks(monkeypatch, tmp_path, idle=2, threads=2) == 1  # and then it splits
+
+
+def test_the_merges_own_names_child_leaves_its_cpu_to_the_workers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The child hashing the first input's names is this merge's and ends about when the
+    workers start: the split counts its CPU as idle (once: a later look sees it gone)."""
+    assert _count_looks(monkeypatch, tmp_path, idle=1, threads=2, names_child=True) == 1
+    assert _count_looks(monkeypatch, tmp_path, idle=1, threads=2, names_child=False) == 3
