@@ -178,7 +178,8 @@ class FastMerge:
         #: other shapes whose runs map onto the group's (an indexed profile among raw runs)
         self.crossings: list[Crossing] = []
         #: a forked child of this merge hashes the first input's names (see
-        #: :meth:`read_ahead`): the CPU it holds for a few ms is not another program's
+        #: :meth:`read_ahead`): the CPU it holds until shortly after the split is not
+        #: another program's
         self._hashing = False
 
     def takes(self, ctx_index: int) -> bool:
@@ -416,6 +417,8 @@ class FastMerge:
         return True
 
     def _workers(self, remaining: int, count: int) -> int:
+        # the names' child is counted at the first look only: it is done by the next one
+        own, self._hashing = int(self._hashing), False
         ready = self.folds or (self._ahead is not None and self._ahead.run is not None)
         if not _split_pays(remaining, count) or not ready or not can_fork():
             return 1
@@ -425,8 +428,7 @@ class FastMerge:
             # only every few inputs, not before each one
             if remaining > self._look_again_at:
                 return 1
-            wanted = idle_cpus() + int(self._hashing)
-            self._hashing = False  # done by the next look
+            wanted = idle_cpus() + own
             self._look_again_at = remaining - _MIN_SPLIT
         return max(1, min(wanted, count))
 
