@@ -26,10 +26,11 @@ import pytest
 
 from profdata.errors import DecompressionError
 from profdata.formats import read_instr_bytes
-from profdata.formats._binary import ByteReader, ByteWriter
+from profdata.formats._binary import ByteReader
 from profdata.formats.indexed import IndexedProfile
 from tests.compat import tools
 from tests.conftest import CliResult
+from tests.leb128 import uleb
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden" / "indexed"
 VTABLE = GOLDEN / "v12-vtable.profdata"  # llvm-profdata 19, vtable value profiling
@@ -118,7 +119,7 @@ def test_a_vtable_name_bomb_is_never_inflated_by_show(
     start, end = _vtable_section(data)
     names = b"\x01".join([b"_ZTV1A"] * ((64 << 20) // 7))
     packed = zlib.compress(names, 9)
-    chunk = _uleb(len(names)) + _uleb(len(packed)) + packed
+    chunk = uleb(len(names)) + uleb(len(packed)) + packed
     # the section is the last thing in the file (then padding): replace it and its length
     assert len(data) - end < 8
     bomb = data[: start - 8] + len(chunk).to_bytes(8, "little") + chunk
@@ -132,12 +133,6 @@ def test_a_vtable_name_bomb_is_never_inflated_by_show(
     result = run_profdata("show", "--all-functions", "--counts", str(path))
     assert result.code == 0, result.stderr
     assert len(profile.vtable_names) == (64 << 20) // 7  # the names are all there
-
-
-def _uleb(value: int) -> bytes:
-    out = ByteWriter()
-    out.uleb128(value)
-    return bytes(out.buf)
 
 
 def _merge_in_child(

@@ -24,20 +24,14 @@ import pytest
 
 from profdata.errors import DecompressionError, EmptyNameError, ProfdataError
 from profdata.formats import read_instr_bytes
-from profdata.formats._binary import ByteWriter
 from profdata.releases import release
 from tests.compat.tools import differing
 from tests.conftest import CliResult
+from tests.leb128 import uleb
 from tests.malformed.test_indexed_vtable_names import kept_merge, vtable_section
 
 VTABLES = ("_ZTVN3geo4RectE", "_ZTVN3geo6CircleE", "_ZTVN3geo6SquareE", "_ZTVN3geo3TriE")
 ZLIB_FAILS = "failed to uncompress data (zlib)"
-
-
-def _uleb(value: int) -> bytes:
-    out = ByteWriter()
-    out.uleb128(value)
-    return bytes(out.buf)
 
 
 def _rewritten(data: bytes, section: bytes) -> bytes:
@@ -58,7 +52,7 @@ def _cases(data: bytes) -> dict[str, tuple[bytes, tuple[str, ...], str]]:
     payload = zlib.decompress(stream)
     assert section[:2] == bytes([len(payload), len(stream)]) and len(payload) < 0x7F
     assert payload.split(b"\x01") == [name.encode() for name in VTABLES]
-    usize, csize = _uleb(len(payload)), _uleb(len(stream))
+    usize, csize = uleb(len(payload)), uleb(len(stream))
     garbled = (*VTABLES[:-1], VTABLES[-1] + "\x00" * 20)
     none: tuple[str, ...] = ()
     sections = {
@@ -77,16 +71,16 @@ def _cases(data: bytes) -> dict[str, tuple[bytes, tuple[str, ...], str]]:
             (*VTABLES, "\x7f"),
             "empty",
         ),
-        "stream-shorter-than-stated": (_uleb(len(payload) + 5) + csize + stream, VTABLES, ""),
-        "stream-longer-than-stated": (_uleb(len(payload) - 1) + csize + stream, none, ZLIB_FAILS),
+        "stream-shorter-than-stated": (uleb(len(payload) + 5) + csize + stream, VTABLES, ""),
+        "stream-longer-than-stated": (uleb(len(payload) - 1) + csize + stream, none, ZLIB_FAILS),
         "bytes-after-the-stream": (
-            usize + _uleb(len(stream) + 3) + stream + b"\x11\x22\x33",
+            usize + uleb(len(stream) + 3) + stream + b"\x11\x22\x33",
             VTABLES,
             "",
         ),
-        "stream-cut": (usize + _uleb(len(stream) - 1) + stream[:-1], none, ZLIB_FAILS),
+        "stream-cut": (usize + uleb(len(stream) - 1) + stream[:-1], none, ZLIB_FAILS),
         # a stored chunk 20 bytes longer than the section: the padding and zeros past the end
-        "stored-past-the-section": (_uleb(len(payload) + 20) + b"\x00" + payload, garbled, ""),
+        "stored-past-the-section": (uleb(len(payload) + 20) + b"\x00" + payload, garbled, ""),
     }
     return {name: (_rewritten(data, s), names, keep) for name, (s, names, keep) in sections.items()}
 

@@ -40,6 +40,7 @@ import pytest
 from profdata.formats._binary import ByteReader
 from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_section_table
 from tests.conftest import CliResult
+from tests.leb128 import uleb
 from tests.malformed.extbinary_goldens import TABLE_AT, golden, golden_text, patch_entry
 
 
@@ -91,15 +92,6 @@ OFFSET_TABLES = {
 }
 
 
-def _uleb(value: int) -> bytes:
-    out = bytearray()
-    while True:
-        byte, value = value & 0x7F, value >> 7
-        out.append(byte | (0x80 if value else 0))
-        if not value:
-            return bytes(out)
-
-
 def wide_cutoff(data: bytes, cutoff: int) -> bytes:
     """The summary's first detailed entry with ``cutoff`` (the sections after it moved)."""
     table = read_section_table(ByteReader(data))
@@ -111,7 +103,7 @@ def wide_cutoff(data: bytes, cutoff: int) -> bytes:
     at = cur.pos
     cur.uleb128("cutoff")
     old = cur.pos - at
-    new = _uleb(cutoff)
+    new = uleb(cutoff)
     data = data[:at] + new + data[at + old :]
     grown = len(new) - old
     data = patch_entry(data, index, 3, entry.size + grown)

@@ -23,12 +23,13 @@ from profdata.errors import (
     UnrecognizedFormatError,
     UnsupportedVersionError,
 )
-from profdata.formats._binary import ByteReader, ByteWriter
+from profdata.formats._binary import ByteReader
 from profdata.formats.sample_extbinary import FLAG_COMPRESS, SecType, read_section_table
 from profdata.formats.sample_registry import read_sample_bytes
 from profdata.releases import release
 from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
+from tests.leb128 import uleb
 from tests.malformed import extbinary_goldens
 from tests.malformed.extbinary_goldens import GOLDENS, TABLE_AT, patch_entry
 
@@ -248,12 +249,6 @@ def test_failure_mode_all_as_llvm_profdata(
     assert got.stderr.decode().splitlines()[0] == proc.stderr.decode().splitlines()[0]
 
 
-def _uleb(value: int) -> bytes:
-    out = ByteWriter()
-    out.uleb128(value)
-    return bytes(out.buf)
-
-
 def stated_size(data: bytes, size: int, kind: SecType = SecType.NAME_TABLE) -> bytes:
     """The compressed section ``kind`` (the name table) stating another uncompressed size
     (the sections after it moved to fit the longer ULEB)."""
@@ -264,7 +259,7 @@ def stated_size(data: bytes, size: int, kind: SecType = SecType.NAME_TABLE) -> b
     cur.seek(entry.offset)
     cur.uleb128("uncompressed_size")
     old = cur.pos - entry.offset
-    new = _uleb(size)
+    new = uleb(size)
     grown = data[: entry.offset] + new + data[entry.offset + old :]
     delta = len(new) - old
     grown = patch_entry(grown, index, 3, entry.size + delta)

@@ -9,7 +9,7 @@ import pytest
 
 from profdata.errors import FormatError
 from profdata.formats import sample_binary, sample_compact, sample_extbinary
-from profdata.formats._binary import ByteReader, ByteWriter
+from profdata.formats._binary import ByteReader
 from profdata.model.sample import (
     ContextAttribute,
     FunctionSamples,
@@ -22,6 +22,7 @@ from profdata.model.sample import (
 )
 from profdata.model.sample_summary import summarize_samples
 from profdata.releases import release
+from tests.leb128 import uleb
 
 
 def _error(call: Callable[[], object]) -> tuple[str, int | None, str | None]:
@@ -64,13 +65,6 @@ def test_read_strings_without_terminator(
     assert _error(lambda: _strings(data, count, **where)) == (message, offset, "name")
 
 
-def _uleb(*values: int) -> bytes:
-    out = ByteWriter()
-    for value in values:
-        out.uleb128(value)
-    return out.getvalue()
-
-
 def _compact(data: bytes, base: int = 0) -> tuple[list[str], int]:
     cur = ByteReader(data, base=base)
     return sample_compact.read_md5_name_table(cur), cur.pos
@@ -89,12 +83,12 @@ WIDE = b"\xff" * 9 + b"\x02"  # 2**64 + 2**63 - 1: its last byte overflows
 
 @pytest.mark.parametrize("read", [_compact, _ext])
 def test_uleb_md5_names(read: Callable[[bytes], tuple[list[str], int]]) -> None:
-    assert read(_uleb(3, 1, 2**64 - 1, 3)) == (["1", str(2**64 - 1), "3"], 13)
+    assert read(uleb(3, 1, 2**64 - 1, 3)) == (["1", str(2**64 - 1), "3"], 13)
     # the padded value is cut by the decoded window and read on field by field
-    assert read(_uleb(2) + PADDED_ZERO + _uleb(7, 9)) == (["0", "7"], 14)
+    assert read(uleb(2) + PADDED_ZERO + uleb(7, 9)) == (["0", "7"], 14)
     # a hash past 64 bits reads as 0 and leaves its last byte to the next number
     # (``decodeULEB128`` without an error pointer, as ``readNumber`` calls it)
-    assert read(_uleb(3, 1) + WIDE + _uleb(4)) == (["1", "0", "2"], 12)
+    assert read(uleb(3, 1) + WIDE + uleb(4)) == (["1", "0", "2"], 12)
 
 
 TRUNC = "Truncated profile data: "
@@ -104,19 +98,19 @@ TRUNC = "Truncated profile data: "
     ("data", "base", "compact", "ext"),
     [
         (
-            _uleb(5, 1),
+            uleb(5, 1),
             7,
             (TRUNC + "the name table promises more hashes than bytes remain", 8, "num_names"),
             (TRUNC + "the MD5 name table promises more hashes than bytes remain", 7, "num_names"),
         ),
         (
-            _uleb(3, 1, 2) + b"\x80",
+            uleb(3, 1, 2) + b"\x80",
             0,
             (TRUNC + "name_md5 (ULEB128) runs past the end of the data", 3, "name_md5"),
             (TRUNC + "md5_name (ULEB128) runs past the end of the data", 3, "md5_name"),
         ),
         (
-            _uleb(4, 1) + WIDE,  # the wide hash is 0, its last byte the third; no fourth
+            uleb(4, 1) + WIDE,  # the wide hash is 0, its last byte the third; no fourth
             0,
             (TRUNC + "name_md5 (ULEB128) runs past the end of the data", 12, "name_md5"),
             (TRUNC + "md5_name (ULEB128) runs past the end of the data", 12, "md5_name"),
