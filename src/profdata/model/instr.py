@@ -113,7 +113,8 @@ _Items = TypeVar("_Items", bound=np.generic)
 
 
 def take(values: npt.NDArray[_Items], index: npt.NDArray[np.integer[Any]]) -> npt.NDArray[_Items]:
-    """``values[index]`` for an ``index`` already known to lie inside ``values``.
+    """``values[index]`` for an ``index`` already known to lie inside ``values`` (1-D:
+    ``take`` without an axis reads any array as flat).
 
     numpy's ``take`` in ``wrap`` mode leaves out fancy indexing's bounds check
     and gives the same elements for every index from ``-len(values)`` to

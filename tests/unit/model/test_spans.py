@@ -1,4 +1,5 @@
-"""``spans``: the indexes of many runs at once, held against the loop it replaces.
+"""``spans``: the indexes of many runs at once, held against the loop it replaces; and
+``take``, the gather that runs on such indexes, held against indexing.
 
 Long results are made as a running sum of steps (each run's first element
 stepping from the previous run's last), short ones by ``np.repeat``: both
@@ -36,3 +37,23 @@ def test_a_long_result_with_empty_runs_takes_the_running_sum() -> None:
     lengths = np.array([0, size, 0, 3, 0], dtype=np.int64)
     got = spans(starts, lengths, 8)
     assert got.tolist() == [100 + 8 * i for i in range(size)] + [10**6, 10**6 + 8, 10**6 + 16]
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(st.integers(0, 2**64 - 1), min_size=1, max_size=40),
+    st.data(),
+    st.sampled_from([np.uint64, np.int32, np.uint8, np.bool_]),
+)
+def test_take_is_indexing_inside_the_bounds(
+    values: list[int], data: st.DataObject, dtype: type[np.generic]
+) -> None:
+    """``take`` leaves out the bounds check: for every index from ``-len`` to ``len - 1``
+    it gives what indexing gives, in the values' own type."""
+    array = np.array([v % 256 if dtype is np.uint8 else v for v in values], dtype=np.uint64)
+    array = array.astype(dtype)
+    size = len(array)
+    index = np.array(data.draw(st.lists(st.integers(-size, size - 1), max_size=60)), dtype=np.int64)
+    got = instr.take(array, index)
+    assert got.dtype == array.dtype
+    assert got.tolist() == array[index].tolist()
