@@ -73,6 +73,11 @@ class Release(NamedTuple):
     #: are read whatever the header's sizes (14, 15, 16 verified); 19 (verified) goes by
     #: the sizes instead; 17 assumed as 16, 18 (binary correlation) as 19
     raw_correlate_flag_needs_debug_info: bool
+    #: a VNamesSize whose wrapped sums end the vtable names before they start decodes no
+    #: name (19 verified: ``readAndDecodeStrings`` runs while its pointer is below that end);
+    #: 22 (verified) decodes the bytes from the section's start on, as far as they go, which
+    #: depends on memory past the file; 20 and 21 assumed as 19
+    raw_reversed_vnames_empty: bool
     #: merge reads each input's binary ids, for indexed v9+ which holds them (14 and 15
     #: verified not to: a bad entry fails neither)
     merge_reads_binary_ids: bool
@@ -292,6 +297,7 @@ def _row(n: int) -> Release:
         raw_binary_id_may_be_empty=n <= 15,
         raw_variant_bits=_raw_variant_bits(n),
         raw_correlate_flag_needs_debug_info=14 <= n <= 17,
+        raw_reversed_vnames_empty=n <= 21,
         merge_reads_binary_ids=n >= 16,
         cl_errors_name_subcommand=n <= 16,
         cl_no_subcommand_typo=17 <= n <= 19,

@@ -560,7 +560,16 @@ class ProfileReader:
         return lambda: ids
 
     def _names(self, name: str) -> NameTable:
-        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed."""
+        """``InstrProfSymtab::create``: decode the chunks; an empty name is malformed.
+
+        Sizes that wrap can end a section before it starts: ``readAndDecodeStrings``
+        decodes while its pointer is below the end, so no name at all (the function
+        names everywhere, the vtable names as the release reads them).
+        """
+        region = self.regions[name]
+        reversed_empty = self.release is None or self.release.raw_reversed_vnames_empty
+        if region.size < 0 and (name == "names" or reversed_empty):
+            return NameTable([])
         region = self._inside(name)
         if not region.size:
             return NameTable([])
