@@ -681,12 +681,32 @@ def _memprof_range(cur: ByteReader, header: IndexedHeader, at: int) -> tuple[int
     return start, min(end, size)
 
 
+#: a vtable name offset this close below 2**64 puts the section's length word in the page
+#: before the buffer, which LLVM reads (19 and 22 verified up to a page); further down
+#: it reads unmapped memory and crashes, or not, as the buffer's address decides
+_BEFORE_THE_FILE = 4096
+
+
 def _vtable_name_data(
     cur: ByteReader, offset: int, at: int
 ) -> tuple[ByteReader, FormatError | None]:
     """The vtable name section's bytes in the file, and the error of a section that runs
-    past its end."""
+    past its end (or starts before the file)."""
     size = cur.end
+    if offset >= (1 << 64) - _BEFORE_THE_FILE:
+        # ``Start + offset`` wraps to before the buffer: the one test (the names' pointer
+        # not past the end) passes, and the length is read from memory LLVM does not own
+        try:
+            cur.fail(
+                TruncatedError,
+                "the vtable name section starts before the file (its offset wraps)",
+                field="vtable_names_offset",
+                expected=f"<= {size - 8}",
+                found=str(offset),
+                at=at,
+            )
+        except FormatError as exc:
+            return cur.sub(0, "vtable_names.data"), exc
     if offset > size - 8:
         cur.fail(
             TruncatedError,
