@@ -70,8 +70,26 @@ class ByteReader:
         llvm_message: str | None = None,
     ) -> NoReturn:
         """Raise ``error`` located at ``at`` (default: the cursor)."""
+        raise self.error(
+            error, detail, field=field, expected=expected, found=found, at=at,
+            llvm_message=llvm_message,
+        )  # fmt: skip
+
+    def error(
+        self,
+        error: type[FormatError],
+        detail: str,
+        *,
+        field: str | None = None,
+        expected: str | None = None,
+        found: str | None = None,
+        at: int | None = None,
+        llvm_message: str | None = None,
+    ) -> FormatError:
+        """The error :meth:`fail` raises, for a reader that reports it later (where LLVM
+        would first use what it describes)."""
         offset = self.base + (self.pos if at is None else at)
-        raise error(
+        return error(
             detail,
             path=self.path,
             location=Location(offset=offset, field=field, expected=expected, found=found),

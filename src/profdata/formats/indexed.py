@@ -32,7 +32,6 @@ import numpy as np
 from profdata.errors import (
     FormatError,
     HeaderCorruptError,
-    Location,
     MalformedError,
     ProfdataError,
     TruncatedError,
@@ -697,15 +696,13 @@ def _vtable_name_data(
     if offset >= (1 << 64) - _BEFORE_THE_FILE:
         # ``Start + offset`` wraps to before the buffer: the one test (the names' pointer
         # not past the end) passes, and the length is read from memory LLVM does not own
-        before = TruncatedError(
+        before = cur.error(
+            TruncatedError,
             "the vtable name section starts before the file (its offset wraps)",
-            path=cur.path,
-            location=Location(
-                offset=cur.base + at,
-                field="vtable_names_offset",
-                expected=f"<= {size - 8}",
-                found=str(offset),
-            ),
+            field="vtable_names_offset",
+            expected=f"<= {size - 8}",
+            found=str(offset),
+            at=at,
         )
         return cur.sub(0, "vtable_names.data"), before
     if offset > size - 8:

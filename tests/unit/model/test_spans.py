@@ -50,8 +50,7 @@ def test_take_is_indexing_inside_the_bounds(
 ) -> None:
     """``take`` leaves out the bounds check: for every index from ``-len`` to ``len - 1``
     it gives what indexing gives, in the values' own type."""
-    array = np.array([v % 256 if dtype is np.uint8 else v for v in values], dtype=np.uint64)
-    array = array.astype(dtype)
+    array = np.array(values, dtype=np.uint64).astype(dtype)
     size = len(array)
     index = np.array(data.draw(st.lists(st.integers(-size, size - 1), max_size=60)), dtype=np.int64)
     got = instr.take(array, index)
