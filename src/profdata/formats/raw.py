@@ -512,6 +512,15 @@ class ProfileReader:
             )
         return region
 
+    def _counters_inside(self) -> Section:
+        """The counters section, which alone may end before it starts: ``readHeader`` keeps
+        its negative size, and every record's counter offset then fails against it
+        (``readRawCounts``); no counter is read from it."""
+        region = self.regions["counters"]
+        if region.size < 0:
+            return Section(region.name, region.start, 0)
+        return self._inside("counters", self.header.counter_width)
+
     def _count_field_offset(self, region: str) -> int:
         """Where the header word that sizes ``region`` lies (its start for an older layout
         that has no such word)."""
@@ -525,8 +534,7 @@ class ProfileReader:
         lay, header = self.layout, self.header
         counts = {
             "num_data": self._inside("data", lay.data_size).size // lay.data_size,
-            "num_counters": self._inside("counters", header.counter_width).size
-            // header.counter_width,
+            "num_counters": self._counters_inside().size // header.counter_width,
             "num_vtables": self._inside("vtables", lay.vtable_size).size // lay.vtable_size,
         }
         self._inside("bitmap")

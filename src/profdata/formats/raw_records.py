@@ -237,7 +237,10 @@ class RecordReader:
             )  # fmt: skip
         if offset >= size:
             self._fail_malformed(
-                f"{where}: CounterPtr points past the counters section",
+                f"{where}: CounterPtr points past the counters section"
+                if size >= 0
+                else f"{where}: the header's NumCounters wraps the counters section to "
+                f"{size} bytes, where no CounterPtr can point",
                 f"counter offset {offset} is greater than the maximum counter offset {size - 1}",
                 ptr_field, ptr_at, span, str(offset),
             )  # fmt: skip
@@ -415,7 +418,7 @@ class RecordReader:
         cur, region = self.cur, self.counters
         skip = (8 // self.width) if self.temporal else 0
         lengths = np.maximum(self.num_counters - skip, 0)
-        if not region.size:
+        if region.size <= 0:  # no record's counters lie in a section of negative size
             return np.zeros(0, dtype=np.uint64), np.zeros(len(lengths), dtype=np.int64)
         if self.width == 1:
             raw = np.frombuffer(cur.data, dtype=np.uint8, count=region.size, offset=region.start)
