@@ -14,7 +14,6 @@ from typing import NoReturn
 from profdata.errors import (
     DecompressionError,
     EmptyNameError,
-    MalformedError,
     ProfdataError,
     TruncatedError,
 )
@@ -69,47 +68,6 @@ def names_before_failure(cur: ByteReader, field: str = "names") -> list[str]:
 def _whole_file(cur: ByteReader) -> ByteReader:
     """A cursor over all of ``cur``'s bytes: a chunk's sizes may lead past a section."""
     return ByteReader(cur.data, path=cur.path, order=cur.order, base=cur.base)
-
-
-def read_name_payloads(
-    cur: ByteReader, field: str = "names", payloads: list[bytes] | None = None
-) -> list[bytes]:
-    """The (decompressed) payload of every chunk; each is names joined by 0x01 (also
-    appended to ``payloads`` as each chunk decodes).
-
-    Readers of large profiles split and decode all payloads at once instead of
-    name by name.
-    """
-    if payloads is None:
-        payloads = []
-    while cur.remaining:
-        if cur.data[cur.pos] == 0:
-            cur.pos += 1
-            continue
-        start = cur.pos
-        size = cur.uleb128(f"{field}.uncompressed_size")
-        csize = cur.uleb128(f"{field}.compressed_size")
-        if csize:
-            blob = bytes(cur.raw(csize, f"{field}.compressed_data"))
-            try:
-                payload = zlib.decompress(blob)
-            except zlib.error as exc:
-                cur.fail(
-                    DecompressionError, f"zlib: {exc}", field=f"{field}.compressed_data", at=start
-                )
-            if len(payload) != size:
-                cur.fail(
-                    MalformedError,
-                    "decompressed name data has the wrong size",
-                    field=f"{field}.uncompressed_size",
-                    expected=str(size),
-                    found=str(len(payload)),
-                    at=start,
-                )
-        else:
-            payload = bytes(cur.raw(size, f"{field}.data"))
-        payloads.append(payload)
-    return payloads
 
 
 def read_names_as_llvm(

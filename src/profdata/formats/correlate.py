@@ -41,14 +41,15 @@ from profdata.errors import (
     ProfdataError,
 )
 from profdata.formats import raw, read_instr_bytes
-from profdata.formats._binary import ByteOrder, ByteReader
+from profdata.formats._binary import ByteOrder
 from profdata.formats._files import input_bytes
-from profdata.formats._names import holds_empty_name, read_name_payloads
+from profdata.formats._names import holds_empty_name
 from profdata.formats.correlate_data import (
     Correlation,
     CorrelationSource,
     CorrelationWarnings,
     CorrelatorKind,
+    EncodedNames,
     Probe,
 )
 from profdata.formats.correlate_dwarf import FUNCTION_NAME_ATTRIBUTE, dwarf_probes
@@ -105,6 +106,7 @@ def load_correlation(
         start = int(counters["sh_addr"])
         size = int(counters["sh_size"])
         width = 8 if elf.elfclass == 64 else 4
+        names: NameTable | EncodedNames
         if kind is CorrelatorKind.BINARY:
             records, names = _binary_records(elf, spath, start, size, width, warnings)
         else:
@@ -166,7 +168,7 @@ def _first_per_offset(
     kind: CorrelatorKind,
     width: int,
     records: _Records,
-    names: NameTable,
+    names: NameTable | EncodedNames,
     counters_size: int,
     warnings: CorrelationWarnings,
 ) -> Correlation:
@@ -362,7 +364,7 @@ def _dwarf(
 # -- binary correlation ------------------------------------------------------------
 def _binary_records(
     elf: Any, path: str, start: int, size: int, width: int, warnings: CorrelationWarnings
-) -> tuple[_Records, NameTable]:
+) -> tuple[_Records, EncodedNames]:
     """``BinaryInstrProfCorrelator``: the data records of ``__llvm_covdata`` and the names
     of ``__llvm_covnames``; counter pointers become offsets into ``__llvm_prf_cnts``.
 
@@ -402,9 +404,7 @@ def _binary_records(
             f"the {NAMES_SECTION} section is empty",
             f"name chunks in {NAMES_SECTION}",
         )
-    names_at = int(names_section["sh_offset"])
-    cur = ByteReader(names_blob, path=path, order=order, base=names_at)
-    return records, NameTable(read_name_payloads(cur, NAMES_SECTION))
+    return records, EncodedNames(names_blob, int(names_section["sh_offset"]), NAMES_SECTION)
 
 
 # -- reading profiles with a correlator ---------------------------------------------

@@ -24,8 +24,9 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from profdata.errors import CorrelationMismatchError
+from profdata.errors import CorrelationMismatchError, ProfdataError
 from profdata.formats._binary import ByteReader
+from profdata.formats._names import read_names_as_llvm
 from profdata.formats.raw_layout import RawHeader, RawLayout
 from profdata.formats.raw_profile import NameTable
 from profdata.model.kinds import ProfileKind
@@ -96,6 +97,31 @@ class CorrelationWarnings:
         return list(self.shown)
 
 
+@dataclass(frozen=True)
+class EncodedNames:
+    """A binary's name section as ``BinaryInstrProfCorrelator`` keeps it: copied, not decoded.
+
+    LLVM decodes it when each raw profile is read with the correlator (the reader's
+    ``createSymtab``), so a damaged section fails every such input, named by that
+    input's path, and not the binary; :meth:`decode` is that read.
+    """
+
+    blob: bytes
+    at: int  # the section's offset in the binary
+    section: str  # its name, for the located error
+
+    def decode(self, binary: str, profile: str | None) -> NameTable:
+        """The names as ``readAndDecodeStrings`` reads them; an error names ``profile``
+        (the input being read), with the place in ``binary`` in its detail."""
+        cur = ByteReader(self.blob, path=binary, base=self.at)
+        try:
+            return NameTable(read_names_as_llvm(cur, 0, len(self.blob), self.section))
+        except ProfdataError as exc:
+            exc.detail = f"in {binary}: {exc.detail}"
+            exc.path = profile
+            raise
+
+
 @dataclass(eq=False)
 class Correlation:
     """A correlator after ``correlateProfileData``: data-record columns and names.
@@ -114,7 +140,7 @@ class Correlation:
     counter_offsets: U64s
     function_pointers: U64s
     num_counters: npt.NDArray[np.uint32]
-    names: NameTable
+    names: NameTable | EncodedNames  # the second for a binary's own name section
     counters_section_size: int
     warnings: CorrelationWarnings = field(default_factory=CorrelationWarnings)
     binary_wording: bool = True  # LLVM 18+'s words for unexpected correlation info
@@ -126,7 +152,13 @@ class Correlation:
     def symbol_names(self) -> list[bytes]:
         """Every name of the names string in its order, repeats kept
         (``InstrProfSymtab::create`` inserts them in this order)."""
-        return [name for payload in self.names.payloads() for name in payload.split(b"\x01")]
+        return [name for payload in self.name_table().payloads() for name in payload.split(b"\x01")]
+
+    def name_table(self, profile: str | None = None) -> NameTable:
+        """The names, decoded for the raw profile at ``profile`` if the binary holds them
+        encoded (an error names that profile, as LLVM's does)."""
+        names = self.names
+        return names.decode(self.path, profile) if isinstance(names, EncodedNames) else names
 
     def data_records(self, layout: RawLayout) -> npt.NDArray[np.void]:
         """The records as the profile's ``__llvm_profile_data`` array: no values, no bitmap."""
@@ -223,4 +255,4 @@ def correlated_sections(
             at=start,
             llvm_message=f"{correlation.path} does not match the profile's pointer width",
         )
-    return correlation.data_records(layout), correlation.names
+    return correlation.data_records(layout), correlation.name_table(cur.path)

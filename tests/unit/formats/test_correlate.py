@@ -32,7 +32,7 @@ def _load(name: str) -> Correlation:
 def test_debug_info_and_binary_correlators_agree(prefix: str) -> None:
     """One program, built twice: the same records whichever way the metadata is kept."""
     dwarf, binary = _load(f"{prefix}-dbg"), _load(f"{prefix}-bin")
-    assert dwarf.names.table() == binary.names.table()
+    assert dwarf.name_table().table() == binary.name_table().table()
     for column in ("name_refs", "func_hashes", "counter_offsets", "num_counters"):
         assert np.array_equal(getattr(dwarf, column), getattr(binary, column)), column
     assert (dwarf.width, binary.width) == ((4, 4) if "32" in prefix else (8, 8))
@@ -42,7 +42,7 @@ def test_debug_info_and_binary_correlators_agree(prefix: str) -> None:
 @pytest.mark.parametrize("name", BUILDS)
 def test_every_record_is_named(name: str) -> None:
     correlation = _load(name)
-    table = correlation.names.table()
+    table = correlation.name_table().table()
     assert len(correlation) == 4
     for ref in correlation.name_refs.tolist():
         assert md5_hash(table[ref]) == ref
