@@ -43,7 +43,6 @@ from profdata.errors import (
 from profdata.formats import raw, read_instr_bytes
 from profdata.formats._binary import ByteOrder
 from profdata.formats._files import input_bytes
-from profdata.formats._names import holds_empty_name
 from profdata.formats.correlate_data import (
     Correlation,
     CorrelationSource,
@@ -52,7 +51,7 @@ from profdata.formats.correlate_data import (
     EncodedNames,
     Probe,
 )
-from profdata.formats.correlate_dwarf import FUNCTION_NAME_ATTRIBUTE, dwarf_probes
+from profdata.formats.correlate_dwarf import dwarf_probes
 from profdata.formats.raw_layout import raw_layout
 from profdata.formats.raw_profile import NameTable
 from profdata.model.instr import InstrProfile
@@ -114,15 +113,7 @@ def load_correlation(
             warnings.finish()
             hint = _guarded(spath, lambda: _mode_hint(elf))
             _check_found(spath, kind, len(probes), binary_wording, hint)
-            payload = b"\x01".join(p.function_name for p in probes)
-            if holds_empty_name(payload):
-                raise CorrelationError(
-                    "a profile annotation gives an empty function name",
-                    path=spath,
-                    location=Location(field=FUNCTION_NAME_ATTRIBUTE.decode(), found="''"),
-                    llvm_message="malformed instrumentation profile data: symbol name is empty",
-                )
-            names = NameTable([payload])
+            names = NameTable([b"\x01".join(p.function_name for p in probes)])
             records = _Records(
                 name_refs=md5_array([p.function_name for p in probes]),
                 func_hashes=np.array([p.cfg_hash for p in probes], dtype=np.uint64),

@@ -24,14 +24,16 @@ from dataclasses import dataclass, field
 import numpy as np
 import numpy.typing as npt
 
-from profdata.errors import CorrelationMismatchError, ProfdataError
+from profdata.errors import CorrelationMismatchError, EmptyNameError, Location, ProfdataError
 from profdata.formats._binary import ByteReader
-from profdata.formats._names import read_names_as_llvm
+from profdata.formats._names import holds_empty_name, read_names_as_llvm
 from profdata.formats.raw_layout import RawHeader, RawLayout
 from profdata.formats.raw_profile import NameTable
 from profdata.model.kinds import ProfileKind
 
 U64s = npt.NDArray[np.uint64]
+#: the DWARF annotation whose value is a function's PGO name
+FUNCTION_NAME_FIELD = "Function Name"
 
 
 class CorrelatorKind(enum.Enum):
@@ -155,10 +157,23 @@ class Correlation:
         return [name for payload in self.name_table().payloads() for name in payload.split(b"\x01")]
 
     def name_table(self, profile: str | None = None) -> NameTable:
-        """The names, decoded for the raw profile at ``profile`` if the binary holds them
-        encoded (an error names that profile, as LLVM's does)."""
+        """The names as the raw profile at ``profile`` reads them (``createSymtab``), or
+        as ``show`` of the binary alone does (``profile`` None): an error names the file
+        being read, as LLVM's does.  A binary's own section is decoded here; names from
+        debug info fail here if one is empty (LLVM joins them into a chunk when it
+        correlates, and only decoding that chunk finds the empty one)."""
         names = self.names
-        return names.decode(self.path, profile) if isinstance(names, EncodedNames) else names
+        if isinstance(names, EncodedNames):
+            return names.decode(self.path, profile)
+        if any(map(holds_empty_name, names.payloads())):
+            raise EmptyNameError(
+                f"a profile annotation of {self.path} gives an empty function name"
+                if profile is not None
+                else "a profile annotation gives an empty function name",
+                path=profile if profile is not None else self.path,
+                location=Location(field=FUNCTION_NAME_FIELD, found="''"),
+            )
+        return names
 
     def data_records(self, layout: RawLayout) -> npt.NDArray[np.void]:
         """The records as the profile's ``__llvm_profile_data`` array: no values, no bitmap."""

@@ -49,6 +49,7 @@ def show_debug_info(
         binary_wording=binary_wording,
         warn=warn,
     )
+    correlation.name_table()  # fails on an empty name, as LLVM's symbol table does
     lines: list[str] = []
     if symbol_list:
         names = correlation.symbol_names

@@ -362,6 +362,9 @@ def test_correlation_counters_size_is_lowercase_hex(monkeypatch: pytest.MonkeyPa
         def __len__(self) -> int:
             return 5
 
+        def name_table(self) -> None:
+            pass
+
     monkeypatch.setattr(show_correlation, "load_correlation", lambda *a, **k: Found())
     text = show_correlation.show_debug_info("prog", detailed_summary=True)
     assert text == "Counters section size: 0xb0 bytes\nFound 5 functions\n"
