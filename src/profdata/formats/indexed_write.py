@@ -165,7 +165,7 @@ def encode_indexed(
     lay = layout(release.indexed_version if version is None else version)
     kind = ProfileKind(profile.kind & written_flags(release))
     table = record_table(profile)
-    plan = _plan(table, lay, release, sparse)
+    plan = _plan(table, lay, release, sparse, profile.recordless_names)
     out = ByteWriter()
     header_at = len(out)
     out.zeros(lay.header_size)
@@ -280,12 +280,14 @@ class _Names:
     fixed: Bytes | None  # (names, width) bytes, width a multiple of 8
 
     @classmethod
-    def of(cls, encoded: list[bytes]) -> _Names:
+    def of(cls, encoded: list[bytes], *, padded: bool = True) -> _Names:
+        """``padded``: whether each name is followed by a word of its item's data, which
+        the padding of its last word may overwrite (not so for an item of no data)."""
         lengths = np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded))
         longest = int(lengths.max()) if len(lengths) else 0
         width = 8 * max(-(-longest // 8), 1)
         fixed = None
-        if width * len(encoded) <= _MAX_SORT_BYTES:
+        if padded and width * len(encoded) <= _MAX_SORT_BYTES:
             fixed = np.array(encoded, dtype=f"S{width}").view(np.uint8).reshape(-1, width)
         return cls(encoded, lengths, fixed)
 
@@ -321,15 +323,25 @@ class _Names:
         return ends
 
 
-def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool) -> _Plan:
+def _plan(
+    table: RecordTable,
+    lay: IndexedLayout,
+    release: Release,
+    sparse: bool,
+    recordless: Sequence[tuple[int, str]] = (),
+) -> _Plan:
+    """``recordless``: names with no record and their places among all names (see
+    :attr:`~profdata.model.instr.InstrProfile.recordless_names`), items of no data."""
     names = table.columns.names
     hashes = table.columns.hashes
-    if table.names_distinct:  # one record per name, the usual case
+    if table.names_distinct and not recordless:  # one record per name, the usual case
         groups = names
         gid = np.arange(len(names), dtype=np.int64)
     else:
-        group_of = {name: index for index, name in enumerate(dict.fromkeys(names))}
-        groups = list(group_of)
+        groups = list(dict.fromkeys(names))
+        for place, name in recordless:  # in place order, so each lands where it was
+            groups.insert(place, name)
+        group_of = {name: index for index, name in enumerate(groups)}
         gid = np.fromiter(map(group_of.__getitem__, names), dtype=np.int64, count=len(names))
     sizes = np.bincount(gid, minlength=len(groups))
     by_group = np.argsort(gid, kind="stable")  # records of each name, first seen first
@@ -338,9 +350,9 @@ def _plan(table: RecordTable, lay: IndexedLayout, release: Release, sparse: bool
     keep = None
     if sparse:
         keep = np.bincount(gid, weights=table.has_data(), minlength=len(groups)) > 0
-    encoded = _Names.of(names_bytes(groups))
+    encoded = _Names.of(names_bytes(groups), padded=not recordless)
     insertion = _insertion_order(encoded, keep, release)
-    if table.name_hashes is not None:
+    if table.name_hashes is not None and not recordless:
         name_hash = table.name_hashes[by_group[group_start]]
     else:
         name_hash = md5_array(encoded.encoded)

@@ -302,6 +302,11 @@ class InstrProfile:
     #: MemProf data to write (merged state, MemProf YAML inputs); indexed inputs keep
     #: theirs in the file (``IndexedProfile.memprof_data``)
     memprof: MemProfData | None = None
+    #: a merged state's names that hold no record, each with its place among all names in
+    #: first-seen order: LLVM's writer map keeps a name whose only FuncHashes are the
+    #: reserved keys of its ``DenseMap`` (2**64-1, 2**64-2), and writes it as a
+    #: hash-table item with no data
+    recordless_names: list[tuple[int, str]] = field(default_factory=list)
     #: text files: the indices of records without a ``$`` bitmap block.  LLVM's text
     #: reader leaves such a record the bitmap its reused record still holds (see
     #: ``InstrProfWriter.add_records``); None for profiles not read from text

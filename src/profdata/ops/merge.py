@@ -127,6 +127,9 @@ class InstrProfWriter:
     memprof: MemProfData | None = None
     #: ``--memprof-random-hotness``: glibc's ``rand()``, shared by the writer contexts
     hotness: GlibcRandom | None = None
+    #: each name's record of the tombstone FuncHash (2**64-2), which LLVM's map holds
+    #: where no iteration finds it (see :meth:`_reserved_key`)
+    hidden: dict[str, InstrRecord] = field(default_factory=dict)
 
     def add_record(
         self, record: InstrRecord, weight: int = 1, name: str | None = None
@@ -171,7 +174,7 @@ class InstrProfWriter:
             if by_hash is None:
                 by_hash = self.functions[name] = {}
             if rec.hash >= DENSEMAP_TOMBSTONE_KEY:
-                _reserved_key(rec, weight, pseudo, warnings[index])
+                self._reserved_key(name, rec, weight, warnings[index])
                 left = b""
                 continue
             dest = by_hash.get(rec.hash)
@@ -235,6 +238,30 @@ class InstrProfWriter:
                 profile.binary_ids_seen(self.release.raw_binary_ids_last_profile_only)
             )
         self.memprof = merged_memprof(self.memprof, profile.memprof, hotness=self.hotness)
+
+    def _reserved_key(
+        self, name: str, rec: InstrRecord, weight: int, warn: list[WarningKind]
+    ) -> None:
+        """A record whose FuncHash is a reserved ``DenseMap`` key is lost, as in LLVM.
+
+        The tombstone key is stored in a bucket iteration never looks at: the
+        name's next record of that key merges into it (warning as any merge
+        may).  The empty key "finds" an empty bucket and merges into a blank
+        record there, which warns like a counter mismatch unless the record has
+        no counters.  Either way the name stays, with no record unless it has
+        others (:attr:`~profdata.model.instr.InstrProfile.recordless_names`).
+        """
+        pseudo = self.release.merge_pseudo_counts
+        introsort = self.release.value_sort_introsort
+        if rec.hash == DENSEMAP_EMPTY_KEY:
+            blank = InstrRecord(rec.name, rec.hash, np.zeros(0, dtype=np.uint64))
+            merge_record(blank, rec, weight, pseudo, warn, introsort=introsort)
+            return
+        hidden = self.hidden.get(name)
+        if hidden is None:
+            self.hidden[name] = new_record(rec, name, weight, pseudo, warn)
+        else:
+            merge_record(hidden, rec, weight, pseudo, warn, introsort=introsort)
 
     @staticmethod
     def _flush(batch: CounterBatch, warnings: list[list[WarningKind]]) -> None:
@@ -323,7 +350,17 @@ class InstrProfWriter:
             if not sparse or any(_has_data(r) for r in by_hash.values())
             for rec in by_hash.values()
         ]
-        return InstrProfile(records=recs, memprof=self.memprof, **self.profile_fields())
+        recordless = [
+            (place, name)
+            for place, (name, by_hash) in enumerate(self.functions.items())
+            if not by_hash and not sparse
+        ]
+        return InstrProfile(
+            records=recs,
+            memprof=self.memprof,
+            recordless_names=recordless,
+            **self.profile_fields(),
+        )
 
     def profile_fields(self) -> ProfileFields:
         """What the merged profile holds beside its records (a table writer's too)."""
@@ -346,18 +383,6 @@ class InstrProfWriter:
 #: ``DenseMapInfo<uint64_t>``'s tombstone and empty keys; FuncHashes LLVM's map cannot hold.
 DENSEMAP_TOMBSTONE_KEY = (1 << 64) - 2
 DENSEMAP_EMPTY_KEY = (1 << 64) - 1
-
-
-def _reserved_key(rec: InstrRecord, weight: int, pseudo: bool, warn: list[WarningKind]) -> None:
-    """A record whose FuncHash is a reserved ``DenseMap`` key is lost, as in LLVM.
-
-    The tombstone key is stored where iteration never looks (silently); the
-    empty key "finds" an empty bucket and merges into a blank record there,
-    which warns like a counter mismatch unless the record has no counters.
-    """
-    if rec.hash == DENSEMAP_EMPTY_KEY:
-        blank = InstrRecord(rec.name, rec.hash, np.zeros(0, dtype=np.uint64))
-        merge_record(blank, rec, weight, pseudo, warn, introsort=False)  # no value sites
 
 
 def _has_data(rec: InstrRecord) -> bool:
