@@ -114,13 +114,15 @@ class EncodedNames:
 
     def decode(self, binary: str, profile: str | None) -> NameTable:
         """The names as ``readAndDecodeStrings`` reads them; an error names ``profile``
-        (the input being read), with the place in ``binary`` in its detail."""
+        (the input being read), with the place in ``binary`` in its detail (or names
+        ``binary`` when no profile is read)."""
         cur = ByteReader(self.blob, path=binary, base=self.at)
         try:
             return NameTable(read_names_as_llvm(cur, 0, len(self.blob), self.section))
         except ProfdataError as exc:
-            exc.detail = f"in {binary}: {exc.detail}"
-            exc.path = profile
+            if profile is not None:
+                exc.detail = f"in {binary}: {exc.detail}"
+                exc.path = profile
             raise
 
 
