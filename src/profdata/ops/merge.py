@@ -130,6 +130,8 @@ class InstrProfWriter:
     #: each name's record of the tombstone FuncHash (2**64-2), which LLVM's map holds
     #: where no iteration finds it (see :meth:`_reserved_key`)
     hidden: dict[str, InstrRecord] = field(default_factory=dict)
+    #: the names that met a reserved FuncHash (those that may hold no record)
+    reserved: set[str] = field(default_factory=set)
 
     def add_record(
         self, record: InstrRecord, weight: int = 1, name: str | None = None
@@ -253,6 +255,7 @@ class InstrProfWriter:
         """
         pseudo = self.release.merge_pseudo_counts
         introsort = self.release.value_sort_introsort
+        self.reserved.add(name)
         if rec.hash == DENSEMAP_EMPTY_KEY:
             blank = InstrRecord(rec.name, rec.hash, np.zeros(0, dtype=np.uint64))
             merge_record(blank, rec, weight, pseudo, warn, introsort=introsort)
@@ -350,11 +353,14 @@ class InstrProfWriter:
             if not sparse or any(_has_data(r) for r in by_hash.values())
             for rec in by_hash.values()
         ]
-        recordless = [
-            (place, name)
-            for place, (name, by_hash) in enumerate(self.functions.items())
-            if not by_hash and not sparse
-        ]
+        recordless: list[tuple[int, str]] = []
+        if self.reserved and not sparse:  # only those names can be left without a record
+            places = {name: place for place, name in enumerate(self.functions)}
+            recordless = sorted(
+                (places[name], name)
+                for name in self.reserved
+                if name in places and not self.functions[name]
+            )
         return InstrProfile(
             records=recs,
             memprof=self.memprof,
