@@ -490,14 +490,20 @@ class ProfileReader:
             at=min(region.start, cur.end),
         )
 
-    def _inside(self, name: str, unit: int = 1) -> Section:
+    def _inside(self, name: str, unit: int = 1, *, reversed_empty: bool = False) -> Section:
         """A region the sizes' wrapped sums put inside the file, in whole ``unit``-byte items.
 
         A region outside it (or of negative size) would be read from memory the
         file does not hold, and a data region of part of a record would be
-        walked past its end (``Data != DataEnd``): both are refused.
+        walked past its end (``Data != DataEnd``): both are refused.  With
+        ``reversed_empty`` a region that ends before it starts is empty instead:
+        its reader's loop runs while its pointer is below the end, so it reads
+        nothing there (the names; the counters, against whose negative size
+        every record then fails).
         """
         region, cur = self.regions[name], self.cur
+        if reversed_empty and region.size < 0:
+            return Section(region.name, region.start, 0)
         if region.size and (
             region.size < 0 or region.start < 0 or region.end > cur.end or region.size % unit
         ):
@@ -512,15 +518,6 @@ class ProfileReader:
             )
         return region
 
-    def _counters_inside(self) -> Section:
-        """The counters section, which alone may end before it starts: ``readHeader`` keeps
-        its negative size, and every record's counter offset then fails against it
-        (``readRawCounts``); no counter is read from it."""
-        region = self.regions["counters"]
-        if region.size < 0:
-            return Section(region.name, region.start, 0)
-        return self._inside("counters", self.header.counter_width)
-
     def _count_field_offset(self, region: str) -> int:
         """Where the header word that sizes ``region`` lies (its start for an older layout
         that has no such word)."""
@@ -534,7 +531,8 @@ class ProfileReader:
         lay, header = self.layout, self.header
         counts = {
             "num_data": self._inside("data", lay.data_size).size // lay.data_size,
-            "num_counters": self._counters_inside().size // header.counter_width,
+            "num_counters": self._inside("counters", header.counter_width, reversed_empty=True).size
+            // header.counter_width,
             "num_vtables": self._inside("vtables", lay.vtable_size).size // lay.vtable_size,
         }
         self._inside("bitmap")
@@ -574,11 +572,8 @@ class ProfileReader:
         decodes while its pointer is below the end, so no name at all (the function
         names everywhere, the vtable names as the release reads them).
         """
-        region = self.regions[name]
         reversed_empty = self.release is None or self.release.raw_reversed_vnames_empty
-        if region.size < 0 and (name == "names" or reversed_empty):
-            return NameTable([])
-        region = self._inside(name)
+        region = self._inside(name, reversed_empty=name == "names" or reversed_empty)
         if not region.size:
             return NameTable([])
         return NameTable(read_names_as_llvm(self.cur, region.start, region.end, region.name))
