@@ -17,7 +17,6 @@ branches and value-profiling programs.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -26,6 +25,7 @@ import pytest
 from profdata.formats.raw_layout import raw_layout
 from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_word, word
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 MALFORMED = "malformed instrumentation profile data"
@@ -47,11 +47,9 @@ READS = [(made, prog, k, rel) for made, prog, k, rels in CASES for rel in rels]
 
 def _wrapped(made: int, program: str, k: int, into: Path) -> Path:
     """The golden with NumCounters set to ``2**64 - k``."""
-    data = bytearray((PROGRAMS / f"l{made}-{program}" / "default.profraw").read_bytes())
-    version = struct.unpack_from("<Q", data, 8)[0] & 0xFFFFFFFF
-    fields = raw_layout(version, 8, "<").header_fields
-    struct.pack_into("<Q", data, 8 * fields.index("num_counters"), 2**64 - k)
-    into.write_bytes(bytes(data))
+    data = (PROGRAMS / f"l{made}-{program}" / "default.profraw").read_bytes()
+    fields = raw_layout(word(data, 1) & 0xFFFFFFFF, 8, "<").header_fields
+    into.write_bytes(with_word(data, fields.index("num_counters"), -k))
     return into
 
 

@@ -15,7 +15,6 @@ are each release's golden raw profile of the branches program.
 
 from __future__ import annotations
 
-import struct
 from collections.abc import Callable
 from pathlib import Path
 
@@ -24,6 +23,7 @@ import pytest
 from profdata.formats.raw_layout import raw_layout
 from tests.compat.tools import compare_with_tool
 from tests.conftest import CliResult
+from tests.malformed.header_words import with_word, word
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "golden" / "programs"
 RELEASES = (14, 16, 19, 22)
@@ -38,13 +38,11 @@ def _program(rel: int) -> Path:
 def _wrapped(rel: int, field: str, k: int, into: Path) -> Path | None:
     """The golden with header word ``field`` set to ``2**64 - k``; None if its raw
     version has no such word."""
-    data = bytearray(_program(rel).read_bytes())
-    version = struct.unpack_from("<Q", data, 8)[0] & 0xFFFFFFFF
-    fields = raw_layout(version, 8, "<").header_fields
+    data = _program(rel).read_bytes()
+    fields = raw_layout(word(data, 1) & 0xFFFFFFFF, 8, "<").header_fields
     if field not in fields:
         return None
-    struct.pack_into("<Q", data, 8 * fields.index(field), 2**64 - k)
-    into.write_bytes(bytes(data))
+    into.write_bytes(with_word(data, fields.index(field), -k))
     return into
 
 
