@@ -78,8 +78,10 @@ def test_as_the_real_tool(
     llvm_profdata: Callable[[int], Path],
     run_profdata: Callable[..., CliResult],
 ) -> None:
-    """``show --text`` decodes the names: with a length read from the page before the
-    file it may crash the real tool (22, a page down), which is not compared."""
+    """``show --text`` decodes the names, with a length read from memory before the
+    file: what the real tool does then is that memory's (22 has crashed at every
+    offset, in 2 of 5 runs at 2**64-1), so it is compared only where the real tool
+    read the names and went on."""
     tool = llvm_profdata(rel)
     compared = 0
     for offset in OPENED:
@@ -92,8 +94,8 @@ def test_as_the_real_tool(
             same, real = compare_with_tool(
                 tool, rel, args, run_profdata, tmp_path, first_error_line=True
             )
-            if real.returncode < 0 and args[1] == "--text" and offset == OPENED[-1]:
+            if real.returncode != 0 and args[1] == "--text":
                 continue
             assert real.returncode == 0 and same, (hex(offset), args)
             compared += 1
-    assert compared >= 8
+    assert compared >= 2 * len(OPENED)
