@@ -25,7 +25,7 @@ import copy
 import struct
 from collections.abc import Iterator, Sequence
 from contextlib import suppress
-from typing import NamedTuple, overload
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 import numpy as np
 
@@ -62,7 +62,6 @@ from profdata.formats.indexed_records import (
     RecordDecoder,
     reads_nothing,
 )
-from profdata.formats.memprof import MemProfRules, read_memprof
 from profdata.formats.version_word import stray_version_bits, version_mask
 from profdata.model import names as model_names
 from profdata.model.instr import (
@@ -72,7 +71,6 @@ from profdata.model.instr import (
     TemporalTrace,
 )
 from profdata.model.kinds import ProfileKind
-from profdata.model.memprof import MemProfData
 from profdata.model.names import (
     ENCODING,
     ERRORS,
@@ -86,6 +84,10 @@ from profdata.model.record_table import RecordTable
 from profdata.model.summary import ProfileSummary, SummaryEntry, summarize_counts
 from profdata.offload import Pending
 from profdata.releases import Release
+
+if TYPE_CHECKING:  # the MemProf reader loads with the first profile that has the section
+    from profdata.formats.memprof import MemProfRules
+    from profdata.model.memprof import MemProfData
 
 MIN_SIZE = 24  # IndexedInstrProfReader::readHeader refuses shorter buffers
 _U64X2 = struct.Struct("<QQ")
@@ -318,6 +320,8 @@ class IndexedProfile(InstrProfile):
         if self.memprof_range is None:
             return None
         if self._memprof is None or self._memprof[0] != rules:
+            from profdata.formats.memprof import read_memprof
+
             data = read_memprof(self.table.data, self.memprof_range[0], rules)
             self._memprof = (rules, data)
         return self._memprof[1]

@@ -113,10 +113,11 @@ def memprof_input_error(profile: InstrProfile, release: Release) -> ProfdataErro
     if profile.format != "indexed":
         return None
     from profdata.formats.indexed import IndexedProfile
-    from profdata.formats.memprof import check_memprof_header, rules_for
 
     if not isinstance(profile, IndexedProfile) or profile.memprof_range is None:
         return None
+    from profdata.formats.memprof import check_memprof_header, rules_for  # only now needed
+
     try:
         check_memprof_header(profile.table.data, profile.memprof_range[0], rules_for(release))
     except ProfdataError as exc:
