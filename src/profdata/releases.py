@@ -88,6 +88,9 @@ class Release(NamedTuple):
     #: an option may occur twice, the last one winning (14 and older: "may only occur zero
     #: or one times!", unless the option is a list)
     cl_repeated_options: bool
+    #: a subcommand's options live in a ``DenseMap<StringRef, Option *>`` (22; a
+    #: ``StringMap`` before): the order "Did you mean" breaks ties in
+    cl_options_densemap: bool
     #: the description ``cl`` names show's -instr/-sample/-memory enum by in its errors
     show_kind_description: str
     raw_version_mismatch_wording: bool  # unknown raw versions: "raw profile version mismatch"
@@ -302,6 +305,7 @@ def _row(n: int) -> Release:
         cl_errors_name_subcommand=n <= 16,
         cl_no_subcommand_typo=17 <= n <= 19,
         cl_repeated_options=n >= 15,
+        cl_options_densemap=n >= 22,
         show_kind_description="Profile kind supported by show:" if n >= 17 else "Profile kind:",
         raw_version_mismatch_wording=n >= 17,
         version_mask=0x00FFFFFFFFFFFFFF if n <= 16 else 0xFFFFFFFF,

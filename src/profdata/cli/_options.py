@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import re
 import shlex
-from collections.abc import Callable, Container, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -298,12 +298,12 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             letter = grouped_letter(arg, long_names, VALUE_LETTERS.get(self.command, ""))
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
+            if opens_help_group(arg, long_names):
+                out.append("-h")  # cl prints the help and exits there: nothing after is read
+                return out
             action = occurrences.actions.get(_spelled(name))
             if action is None:  # cl calls any unmatched dash word an option (argparse may
-                raise CommandLineError(  # take '-x y', with its blank, for a file)
-                    f"{self.tool}: Unknown command line argument '{arg}'.  "
-                    f"Try: '{self.tool} --help'"
-                )
+                raise self._unknown(arg, occurrences.actions)  # take '-x y' for a file)
             occurrences.count(name, action)
             if len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
                 out.append(f"-{name}={value}")
@@ -338,6 +338,17 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             else:
                 out.append(arg)
         return out
+
+    def _unknown(self, arg: str, known: Iterable[str]) -> CommandLineError:
+        """cl's refusal of an unknown option, with the nearest option where the release's
+        choice of it is known (:mod:`~profdata.cli.option_suggestion`)."""
+        # imported here: the option maps' hashes load numpy, which a good command line skips
+        from profdata.cli.option_suggestion import suggestion_line
+
+        message = f"{self.tool}: Unknown command line argument '{arg}'.  Try: '{self.tool} --help'"
+        names = [spelled.lstrip("-") for spelled in known]
+        line = suggestion_line(self.tool, arg, self.command, names, self.release)
+        return CommandLineError(message if line is None else f"{message}\n{line}")
 
     def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:
         words = self.normalize(expand_response_files(argv))
@@ -441,6 +452,19 @@ def grouped_letter(arg: str, known: Container[str], letters: str) -> str | None:
     if len(name) < 2 or name in known or body[0] not in letters:
         return None
     return body[0]
+
+
+def opens_help_group(arg: str, known: Container[str]) -> bool:
+    """Whether ``cl`` reads an unknown ``arg`` as a group that starts with ``-h``.
+
+    ``-h`` (help's alias) is a one-letter option, so it groups like the ones of
+    :func:`grouped_letter`, but it takes no value: ``-hq``, ``--hxyz`` and merge's
+    ``--hot-func-list`` (show's option) run it, and the help is printed (exit 0)
+    before the rest of the group or of the command line is looked at.
+    """
+    body = arg[2:] if arg.startswith("--") else arg[1:]
+    name = body.partition("=")[0]
+    return len(name) >= 2 and name not in known and body[0] == "h"
 
 
 def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
