@@ -103,19 +103,47 @@ DECLARED = (
 _NO_VALUE = frozenset({"help", "help-hidden", "help-list", "help-list-hidden", "h"})
 
 
+class Distances:
+    """``StringRef::edit_distance`` (with replacements: an insertion, a deletion or a
+    replacement of one byte costs one) from one string to many.
+
+    Computed bit-parallel (Myers, as Hyyro states it for the whole-string distance):
+    the string's byte positions are the bits of Python integers, made once, and each
+    other string is walked a byte at a time, so an unknown argument of megabytes costs
+    a pass over each option name rather than a table of its length times the name's.
+    (LLVM stops early past the best distance so far, which only changes losing ones.)
+    """
+
+    def __init__(self, text: bytes) -> None:
+        self.width = len(text)
+        self.where: dict[int, int] = {}  # each byte: the bits of its positions in ``text``
+        for bit, byte in enumerate(text):
+            self.where[byte] = self.where.get(byte, 0) | 1 << bit
+
+    def to(self, other: bytes) -> int:
+        width = self.width
+        if not width:
+            return len(other)
+        mask = (1 << width) - 1
+        top = 1 << (width - 1)
+        plus, minus, score = mask, 0, width  # the column's +1 / -1 steps, its last cell
+        for byte in other:
+            equal = self.where.get(byte, 0)
+            vertical = equal | minus
+            horizontal = (((equal & plus) + plus) ^ plus) | equal
+            up = minus | ~(horizontal | plus)
+            down = plus & horizontal
+            score += (1 if up & top else 0) - (1 if down & top else 0)
+            up = (up << 1) | 1  # the first row counts up: D[0][j] = j
+            down <<= 1
+            plus = (down | ~(vertical | up)) & mask
+            minus = up & vertical & mask
+        return score
+
+
 def edit_distance(a: bytes, b: bytes) -> int:
-    """``StringRef::edit_distance`` with replacements: insertions, deletions and
-    replacements of one byte each cost one.  (LLVM stops early past the best distance so
-    far, which only ever changes distances that lose.)"""
-    previous = list(range(len(b) + 1))
-    for i, byte in enumerate(a, 1):
-        current = [i]
-        for j, other in enumerate(b, 1):
-            current.append(
-                min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (byte != other))
-            )
-        previous = current
-    return previous[-1]
+    """:class:`Distances` from ``a`` to ``b``."""
+    return Distances(a).to(b)
 
 
 def map_order(keys: Sequence[str], release: Release) -> list[int]:
@@ -157,12 +185,13 @@ def nearest(arg: str, options: Sequence[Declared]) -> str | None:
     no option at all."""
     whole = os.fsencode(arg)
     before, _, value = whole.partition(b"=")
+    from_whole, from_before = Distances(whole), Distances(before)
     best: bytes | None = None
     best_distance = 0
     for option in options:
         for name in option.names:
             takes_value = not option.values and name not in _NO_VALUE
-            distance = edit_distance(name.encode(), before if takes_value else whole)
+            distance = (from_before if takes_value else from_whole).to(name.encode())
             if best is None or distance < best_distance:
                 best_distance = distance
                 best = name.encode() + (b"=" + value if takes_value and value else b"")

@@ -11,6 +11,8 @@ import io
 from contextlib import redirect_stderr
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from profdata.cli import main
 from profdata.cli.option_suggestion import DECLARED, edit_distance, map_order
@@ -103,3 +105,36 @@ def test_a_group_opened_by_h_prints_the_help(
         main([f"--llvm-release={rel}", "merge", arg, "--bogus", "a.profdata"])
     assert leaving.value.code == 0
     assert capsys.readouterr().out.startswith("usage: llvm-profdata merge")
+
+
+def _table_distance(a: bytes, b: bytes) -> int:
+    """The textbook table, the reference for the bit-parallel one."""
+    previous = list(range(len(b) + 1))
+    for i, x in enumerate(a, 1):
+        current = [i]
+        for j, y in enumerate(b, 1):
+            current.append(min(previous[j] + 1, current[j - 1] + 1, previous[j - 1] + (x != y)))
+        previous = current
+    return previous[-1]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.binary(max_size=90), st.binary(max_size=90))
+def test_edit_distance_is_the_tables(a: bytes, b: bytes) -> None:
+    assert edit_distance(a, b) == _table_distance(a, b)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="ab-", max_size=70), st.text(alphabet="ab-", max_size=70))
+def test_edit_distance_of_near_strings_is_the_tables(a: str, b: str) -> None:
+    assert edit_distance(a.encode(), b.encode()) == _table_distance(a.encode(), b.encode())
+
+
+def test_a_long_unknown_argument() -> None:
+    """300 kB pasted as an option: every name is as far from it as its length allows,
+    so the map's first option is named (22's merge: --print-options), found without a
+    table of the argument's length by the name's for each name."""
+    err = io.StringIO()
+    with redirect_stderr(err):
+        assert main(["merge", "--" + "Q" * 300_000, "a.profdata"]) == 1
+    assert err.getvalue().endswith("llvm-profdata: Did you mean '--print-options'?\n")
