@@ -298,9 +298,6 @@ class LlvmArgumentParser(argparse.ArgumentParser):
             letter = grouped_letter(arg, long_names, VALUE_LETTERS.get(self.command, ""))
             if letter is not None:
                 raise grouped_option_error(arg, letter, self.tool)
-            if opens_help_group(arg, long_names):
-                out.append("-h")  # cl prints the help and exits there: nothing after is read
-                return out
             action = occurrences.actions.get(_spelled(name))
             if action is None:  # cl calls any unmatched dash word an option (argparse may
                 raise self._unknown(arg, occurrences.actions)  # take '-x y' for a file)
@@ -452,19 +449,6 @@ def grouped_letter(arg: str, known: Container[str], letters: str) -> str | None:
     if len(name) < 2 or name in known or body[0] not in letters:
         return None
     return body[0]
-
-
-def opens_help_group(arg: str, known: Container[str]) -> bool:
-    """Whether ``cl`` reads an unknown ``arg`` as a group that starts with ``-h``.
-
-    ``-h`` (help's alias) is a one-letter option, so it groups like the ones of
-    :func:`grouped_letter`, but it takes no value: ``-hq``, ``--hxyz`` and merge's
-    ``--hot-func-list`` (show's option) run it, and the help is printed (exit 0)
-    before the rest of the group or of the command line is looked at.
-    """
-    body = arg[2:] if arg.startswith("--") else arg[1:]
-    name = body.partition("=")[0]
-    return len(name) >= 2 and name not in known and body[0] == "h"
 
 
 def grouped_option_error(arg: str, letter: str, tool: str) -> CommandLineError:
