@@ -300,7 +300,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 raise grouped_option_error(arg, letter, self.tool)
             action = occurrences.actions.get(_spelled(name))
             if action is None:  # cl calls any unmatched dash word an option (argparse may
-                raise self._unknown(arg, occurrences.actions)  # take '-x y' for a file)
+                raise self._unknown(arg, body, occurrences.actions)  # take '-x y' for a file)
             occurrences.count(name, action)
             if len(name) == 1 and eq:  # --o=x, -o=x: cl's dashes are free
                 out.append(f"-{name}={value}")
@@ -336,7 +336,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
                 out.append(arg)
         return out
 
-    def _unknown(self, arg: str, known: Iterable[str]) -> CommandLineError:
+    def _unknown(self, arg: str, body: str, known: Iterable[str]) -> CommandLineError:
         """cl's refusal of an unknown option, with the nearest option where the release's
         choice of it is known (:mod:`~profdata.cli.option_suggestion`)."""
         # imported here: the option maps' hashes load numpy, which a good command line skips
@@ -344,7 +344,7 @@ class LlvmArgumentParser(argparse.ArgumentParser):
 
         message = f"{self.tool}: Unknown command line argument '{arg}'.  Try: '{self.tool} --help'"
         names = [spelled.lstrip("-") for spelled in known]
-        line = suggestion_line(self.tool, arg, self.command, names, self.release)
+        line = suggestion_line(self.tool, body, self.command, names, self.release)
         return CommandLineError(message if line is None else f"{message}\n{line}")
 
     def parse_llvm_args(self, argv: Sequence[str]) -> argparse.Namespace:

@@ -28,7 +28,7 @@ import os
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
-from profdata.model.llvm_containers import StringMapTable, densemap_order
+from profdata.model.llvm_containers import densemap_order, stringmap_order
 from profdata.releases import Release
 
 _M32 = 0xFFFFFFFF
@@ -154,9 +154,7 @@ def map_order(keys: Sequence[str], release: Release) -> list[int]:
         from profdata.model.sample_map_order import string_hash  # hash_value(StringRef)
 
         return densemap_order([string_hash(key) & _M32 for key in raw])
-    table = StringMapTable.filled(raw, xxh3=release.stringmap_xxh3_hash)
-    at = {key: index for index, key in enumerate(raw)}
-    return [at[key] for key in table.order()]
+    return stringmap_order(raw, xxh3=release.stringmap_xxh3_hash)
 
 
 def candidates(command: str, accepted: Iterable[str], release: Release) -> list[Declared]:
@@ -199,13 +197,13 @@ def nearest(arg: str, options: Sequence[Declared]) -> str | None:
 
 
 def suggestion_line(
-    tool: str, arg: str, command: str, accepted: Iterable[str], release: Release | None
+    tool: str, body: str, command: str, accepted: Iterable[str], release: Release | None
 ) -> str | None:
-    """``"{tool}: Did you mean '--name'?"`` for an unknown ``arg`` as typed (its dashes
-    included), or None where LLVM's choice is not known here (releases up to 16)."""
+    """``"{tool}: Did you mean '--name'?"`` for an unknown option (``body``: as typed
+    without its one or two leading dashes), or None where LLVM's choice is not known
+    here (releases up to 16)."""
     if release is None or release.cl_errors_name_subcommand:
         return None
-    body = arg[2:] if arg.startswith("--") else arg[1:]
     found = nearest(body, candidates(command, accepted, release))
     if found is None:
         return None
